@@ -1,0 +1,98 @@
+import { InvalidConfigError } from "../errors/invalid-config-error.js";
+import { redactCredentials } from "../errors/redact-credentials.js";
+
+/** Backends a URL scheme can name. */
+export type BackendName = "memory" | "sqlite" | "postgres" | "mysql" | "redis" | "redlock" | "etcd";
+
+/** One `host:port` of a URL's host list. */
+export interface HostPort {
+  readonly host: string;
+  readonly port: number | undefined;
+}
+
+/** A distlock URL taken apart; multi-host schemes keep every host. */
+export interface LockUrl {
+  /** The scheme without ":", e.g. "redis+sentinel". */
+  readonly scheme: string;
+  readonly backend: BackendName;
+  /** Variant within a backend: "sentinel" or "cluster" for redis, "tls" for rediss/etcds. */
+  readonly variant: string | undefined;
+  readonly hosts: readonly HostPort[];
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  /** Path after the host list (database name, file path, store name), decoded, without the leading "/" for server URLs. */
+  readonly path: string;
+  readonly params: URLSearchParams;
+  /** The URL with its password masked; safe for messages. */
+  readonly redacted: string;
+}
+
+const SCHEMES: Record<string, { backend: BackendName; variant?: string; multiHost?: boolean; opaque?: boolean }> = {
+  memory: { backend: "memory", opaque: true },
+  sqlite: { backend: "sqlite", opaque: true },
+  postgres: { backend: "postgres" },
+  postgresql: { backend: "postgres" },
+  mysql: { backend: "mysql" },
+  mariadb: { backend: "mysql" },
+  redis: { backend: "redis" },
+  rediss: { backend: "redis", variant: "tls" },
+  "redis+sentinel": { backend: "redis", variant: "sentinel", multiHost: true },
+  "redis+cluster": { backend: "redis", variant: "cluster", multiHost: true },
+  redlock: { backend: "redlock", multiHost: true },
+  etcd: { backend: "etcd", multiHost: true },
+  etcds: { backend: "etcd", variant: "tls", multiHost: true },
+};
+
+const URL_SHAPE = /^([a-z][a-z0-9+.-]*):(?:\/\/(?:([^@/?#]*)@)?([^/?#]*))?([^?#]*)(?:\?([^#]*))?$/i;
+
+/** Parses a distlock URL; throws `InvalidConfigError` naming the part that is wrong, never echoing a password. */
+export function parseLockUrl(url: unknown): LockUrl {
+  if (typeof url !== "string" || url.trim() === "") throw new InvalidConfigError("url", "must be a non-empty string such as redis://127.0.0.1:6379 or sqlite:./locks.sqlite");
+  const redacted = redactCredentials(url);
+  const match = URL_SHAPE.exec(url.trim());
+  if (match === null) throw new InvalidConfigError("url", `"${redacted}" is not a URL (expected scheme://host:port/path or sqlite:<file>)`);
+  const [, rawScheme = "", userinfo, hostList, rawPath = "", query = ""] = match;
+  const scheme = rawScheme.toLowerCase();
+  const spec = SCHEMES[scheme];
+  if (spec === undefined) throw new InvalidConfigError("url.scheme", `"${scheme}:" is not supported; use one of ${Object.keys(SCHEMES).map((s) => `${s}:`).join(", ")}`);
+  const [username, password] = parseUserinfo(userinfo);
+  const path = decode(spec.opaque ? `${hostList ?? ""}${rawPath}` : rawPath.replace(/^\//, ""), "url.path");
+  const hosts = spec.opaque ? [] : parseHosts(hostList ?? "", spec.multiHost === true, scheme);
+  return { scheme, backend: spec.backend, variant: spec.variant, hosts, username, password, path, params: new URLSearchParams(query), redacted };
+}
+
+function parseUserinfo(userinfo: string | undefined): [string | undefined, string | undefined] {
+  if (userinfo === undefined || userinfo === "") return [undefined, undefined];
+  const colon = userinfo.indexOf(":");
+  const user = colon === -1 ? userinfo : userinfo.slice(0, colon);
+  const password = colon === -1 ? undefined : userinfo.slice(colon + 1);
+  return [decode(user, "url.username") || undefined, password === undefined ? undefined : decode(password, "url.password")];
+}
+
+function parseHosts(hostList: string, multiHost: boolean, scheme: string): HostPort[] {
+  if (hostList === "") throw new InvalidConfigError("url.host", `${scheme}: needs a host, e.g. ${scheme}://127.0.0.1`);
+  const parts = hostList.split(",");
+  if (!multiHost && parts.length > 1) throw new InvalidConfigError("url.host", `${scheme}: takes one host; use a multi-host scheme for several`);
+  return parts.map((part) => {
+    const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(part);
+    const colon = part.lastIndexOf(":");
+    const host = bracketed ? bracketed[1] : colon === -1 ? part : part.slice(0, colon);
+    const port = bracketed ? bracketed[2] : colon === -1 ? undefined : part.slice(colon + 1);
+    if (host === undefined || host === "" || /[\s/]/.test(host)) throw new InvalidConfigError("url.host", `"${part}" is not a host or host:port`);
+    return { host, port: port === undefined ? undefined : parsePort(port) };
+  });
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65_535) throw new InvalidConfigError("url.port", `"${text}" is not a port number from 1 to 65535`);
+  return port;
+}
+
+function decode(text: string, field: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch (error) {
+    throw new InvalidConfigError(field, "has a malformed %-escape", { cause: error });
+  }
+}

@@ -1,0 +1,12 @@
+/** Stable machine-readable codes of every `LockError`. */
+export const LockErrorCode = {
+  LockTimeout: "LOCK_TIMEOUT",
+  LockLost: "LOCK_LOST",
+  InvalidArgument: "INVALID_ARGUMENT",
+  InvalidConfig: "INVALID_CONFIG",
+  BackendUnavailable: "BACKEND_UNAVAILABLE",
+  QuorumNotReached: "QUORUM_NOT_REACHED",
+  ProviderClosed: "PROVIDER_CLOSED",
+} as const;
+
+export type LockErrorCode = (typeof LockErrorCode)[keyof typeof LockErrorCode];

@@ -1,0 +1,73 @@
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver, ReleaseWatch } from "../driver/lock-driver.js";
+import type { LockCapabilities } from "../types.js";
+import type { MemoryLockStore } from "./memory-lock-store.js";
+
+/**
+ * How memory waiters wait: "fifo" queues on the store (the reference behaviour); "notify" and "poll"
+ * exercise the generic waiting paths that drivers without server queues use.
+ */
+export type MemoryWaitMode = "fifo" | "notify" | "poll";
+
+/** The in-memory backend's driver over a shared `MemoryLockStore`. */
+export class MemoryLockDriver implements LockDriver {
+  readonly backend = "memory";
+  readonly capabilities: LockCapabilities;
+  readonly acquire?: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
+  readonly watchReleases?: (key: string) => Promise<ReleaseWatch>;
+  readonly #store: MemoryLockStore;
+
+  constructor(store: MemoryLockStore, waitMode: MemoryWaitMode = "fifo") {
+    this.#store = store;
+    this.capabilities = { fencing: true, fifo: waitMode === "fifo", serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 };
+    if (waitMode === "fifo") this.acquire = async (request, wait) => store.acquire(request, wait.signal);
+    if (waitMode === "notify") this.watchReleases = async (key) => watchStoreReleases(store, key);
+  }
+
+  async tryAcquire(request: DriverAcquireRequest) {
+    return this.#store.tryAcquire(request);
+  }
+
+  async renew(renewals: readonly DriverRenewal[]) {
+    return this.#store.renew(renewals);
+  }
+
+  async release(key: string, ownerSecret: string) {
+    return this.#store.release(key, ownerSecret);
+  }
+
+  async inspect(key: string) {
+    return this.#store.inspect(key);
+  }
+
+  async forceRelease(key: string) {
+    return this.#store.forceRelease(key);
+  }
+
+  async close(): Promise<void> {}
+}
+
+function watchStoreReleases(store: MemoryLockStore, key: string): ReleaseWatch {
+  let seen = false;
+  let wake: (() => void) | undefined;
+  const unsubscribe = store.onRelease(key, () => {
+    seen = true;
+    wake?.();
+  });
+  return {
+    next: (timeoutMs, signal) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", done);
+          wake = undefined;
+          seen = false;
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        if (seen || signal.aborted) return done();
+        wake = done;
+        signal.addEventListener("abort", done, { once: true });
+      }),
+    close: unsubscribe,
+  };
+}

@@ -1,0 +1,159 @@
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "../driver/lock-driver.js";
+import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
+import { monotonicNow } from "../time/monotonic.js";
+import type { LockState } from "../types.js";
+
+interface Entry {
+  ownerSecret: string;
+  holder: string;
+  holdCount: number;
+  fencingToken: bigint;
+  expiresAt: number;
+}
+
+interface Waiter {
+  request: DriverAcquireRequest;
+  grant: (granted: DriverGranted) => void;
+}
+
+/**
+ * The "server" of the in-memory backend: one per name per process, shared by every memory provider
+ * that names it. Keeps the whole contract: TTL, reentrancy, never-reset fencing counters, FIFO hand-off.
+ */
+export class MemoryLockStore {
+  readonly #entries = new Map<string, Entry>();
+  readonly #counters = new Map<string, bigint>();
+  readonly #queues = new Map<string, Waiter[]>();
+  readonly #expiryTimers = new Map<string, NodeJS.Timeout>();
+  readonly #releaseListeners = new Map<string, Set<() => void>>();
+  #outage = false;
+
+  /** Simulates an unreachable server: every call fails until `false` again; leases keep running out meanwhile. */
+  setOutage(down: boolean): void {
+    this.#outage = down;
+  }
+
+  tryAcquire(request: DriverAcquireRequest): DriverGranted | { acquired: false; retryAfterMs: number } {
+    this.#assertUp();
+    const entry = this.#live(request.key);
+    if (entry !== undefined && entry.ownerSecret !== request.ownerSecret) return { acquired: false, retryAfterMs: entry.expiresAt - monotonicNow() };
+    if (entry === undefined && (this.#queues.get(request.key)?.length ?? 0) > 0) return { acquired: false, retryAfterMs: 1 };
+    return this.#take(request, entry);
+  }
+
+  /** Queues the request (FIFO) and resolves when granted; `signal` withdraws it. */
+  acquire(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
+    this.#assertUp();
+    const result = this.tryAcquire(request);
+    if (result.acquired) return Promise.resolve(result);
+    return new Promise((resolve, reject) => {
+      const queue = this.#queues.get(request.key) ?? [];
+      this.#queues.set(request.key, queue);
+      const waiter: Waiter = {
+        request,
+        grant: (granted) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(granted);
+        },
+      };
+      const onAbort = () => {
+        queue.splice(queue.indexOf(waiter), 1);
+        if (queue.length === 0) this.#queues.delete(request.key);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      queue.push(waiter);
+      this.#armExpiry(request.key);
+    });
+  }
+
+  renew(renewals: readonly DriverRenewal[]): boolean[] {
+    this.#assertUp();
+    return renewals.map(({ key, ownerSecret, ttlMs }) => {
+      const entry = this.#live(key);
+      if (entry === undefined || entry.ownerSecret !== ownerSecret) return false;
+      entry.expiresAt = Math.max(entry.expiresAt, monotonicNow() + ttlMs);
+      this.#armExpiry(key);
+      return true;
+    });
+  }
+
+  release(key: string, ownerSecret: string): { held: boolean; holdCount: number } {
+    this.#assertUp();
+    const entry = this.#live(key);
+    if (entry === undefined || entry.ownerSecret !== ownerSecret) return { held: false, holdCount: 0 };
+    entry.holdCount -= 1;
+    if (entry.holdCount === 0) this.#free(key);
+    return { held: true, holdCount: entry.holdCount };
+  }
+
+  inspect(key: string): LockState | null {
+    this.#assertUp();
+    const entry = this.#live(key);
+    if (entry === undefined) return null;
+    return { key, holder: entry.holder, holdCount: entry.holdCount, fencingToken: entry.fencingToken, ttlRemainingMs: Math.max(0, entry.expiresAt - monotonicNow()) };
+  }
+
+  forceRelease(key: string): boolean {
+    this.#assertUp();
+    if (this.#live(key) === undefined) return false;
+    this.#free(key);
+    return true;
+  }
+
+  /** Calls `listener` whenever `key` is freed (release, expiry, force); returns the unsubscribe function. */
+  onRelease(key: string, listener: () => void): () => void {
+    const listeners = this.#releaseListeners.get(key) ?? new Set();
+    this.#releaseListeners.set(key, listeners);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.#releaseListeners.delete(key);
+    };
+  }
+
+  #take(request: DriverAcquireRequest, current: Entry | undefined): DriverGranted {
+    const now = monotonicNow();
+    if (current !== undefined) {
+      current.holdCount += 1;
+      current.expiresAt = Math.max(current.expiresAt, now + request.ttlMs);
+      this.#armExpiry(request.key);
+      return { acquired: true, fencingToken: current.fencingToken, holdCount: current.holdCount, ttlMs: current.expiresAt - now };
+    }
+    const fencingToken = (this.#counters.get(request.key) ?? 0n) + 1n;
+    this.#counters.set(request.key, fencingToken);
+    this.#entries.set(request.key, { ownerSecret: request.ownerSecret, holder: request.holder, holdCount: 1, fencingToken, expiresAt: now + request.ttlMs });
+    this.#armExpiry(request.key);
+    return { acquired: true, fencingToken, holdCount: 1, ttlMs: request.ttlMs, grantedAt: now };
+  }
+
+  #live(key: string): Entry | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || entry.expiresAt > monotonicNow()) return entry;
+    this.#free(key);
+    return undefined;
+  }
+
+  #free(key: string): void {
+    this.#entries.delete(key);
+    clearTimeout(this.#expiryTimers.get(key));
+    this.#expiryTimers.delete(key);
+    const next = this.#queues.get(key)?.shift();
+    if (this.#queues.get(key)?.length === 0) this.#queues.delete(key);
+    if (next !== undefined) next.grant(this.#take(next.request, undefined));
+    for (const listener of this.#releaseListeners.get(key) ?? []) listener();
+  }
+
+  #armExpiry(key: string): void {
+    clearTimeout(this.#expiryTimers.get(key));
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    const timer = setTimeout(() => this.#live(key), Math.max(0, entry.expiresAt - monotonicNow()) + 1);
+    timer.unref();
+    this.#expiryTimers.set(key, timer);
+  }
+
+  #assertUp(): void {
+    if (this.#outage) throw new BackendUnavailableError("memory", "simulated outage");
+  }
+}

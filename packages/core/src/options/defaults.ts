@@ -1,0 +1,18 @@
+/** Lease length when `ttlMs` is not given. */
+export const DEFAULT_TTL_MS = 30_000;
+/** Longest lease and wait accepted: the largest delay a Node.js timer can keep. */
+export const MAX_DURATION_MS = 2_147_483_647;
+/** Longest key accepted, in characters. */
+export const MAX_KEY_LENGTH = 256;
+/** Longest explicit owner or holder label accepted, in characters. */
+export const MAX_OWNER_LENGTH = 256;
+/** The watchdog renews after this fraction of the lease has passed. */
+export const RENEW_FRACTION = 1 / 3;
+/** Clock drift assumed per lease: `ttl * DRIFT_FACTOR + DRIFT_FLOOR_MS` is subtracted from every local deadline. */
+export const DRIFT_FACTOR = 0.01;
+/** See `DRIFT_FACTOR`. */
+export const DRIFT_FLOOR_MS = 2;
+/** Longest sleep between two attempts of a waiter whose backend cannot notify. */
+export const MAX_POLL_INTERVAL_MS = 500;
+/** First sleep between two attempts of a waiter whose backend cannot notify. */
+export const MIN_POLL_INTERVAL_MS = 5;

@@ -1,0 +1,213 @@
+import type { DriverAcquireRequest, DriverGranted, LockDriver } from "../driver/lock-driver.js";
+import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
+import { LockError } from "../errors/lock-error.js";
+import { LockLostError } from "../errors/lock-lost-error.js";
+import { LockTimeoutError } from "../errors/lock-timeout-error.js";
+import { redactCredentials } from "../errors/redact-credentials.js";
+import { ProviderClosedError } from "../errors/provider-closed-error.js";
+import { DEFAULT_TTL_MS } from "../options/defaults.js";
+import { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
+import { holderLabel } from "../owner/holder-label.js";
+import { currentOwnerSecret, newOwnerSecret } from "../owner/owner-context.js";
+import { monotonicNow } from "../time/monotonic.js";
+import type { AcquireOptions, Lock, LockCapabilities, LockProvider, LockState } from "../types.js";
+import { Hold } from "./hold.js";
+import { conservativeDeadline, roundTtl } from "./lease-math.js";
+import { LocalWaitQueue } from "./local-wait-queue.js";
+import { LockHandle } from "./lock-handle.js";
+import { pollUntilGranted } from "./poll-until-granted.js";
+import { RenewalScheduler } from "./renewal-scheduler.js";
+
+/** Options every provider built on a driver accepts. */
+export interface DriverLockProviderOptions {
+  /** Appended to "host:pid" in the public holder label. */
+  holderLabel?: string;
+}
+
+/** The common contract (validation, owners, waiting, watchdog, lost-lock signals) over one backend driver. */
+export class DriverLockProvider implements LockProvider {
+  readonly backend: string;
+  readonly capabilities: LockCapabilities;
+  readonly #driver: LockDriver;
+  readonly #holder: string;
+  readonly #holds = new Map<string, Hold>();
+  readonly #scheduler: RenewalScheduler;
+  readonly #queue = new LocalWaitQueue();
+  readonly #closing = new AbortController();
+  #closed: Promise<void> | undefined;
+
+  constructor(driver: LockDriver, options: DriverLockProviderOptions = {}) {
+    this.#driver = driver;
+    this.backend = driver.backend;
+    this.capabilities = Object.freeze({ ...driver.capabilities });
+    this.#holder = holderLabel(options.holderLabel);
+    this.#scheduler = new RenewalScheduler(driver);
+  }
+
+  async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
+    const { request, settings } = this.#prepare(key, options);
+    const waitStartedAt = monotonicNow();
+    settings.signal?.throwIfAborted();
+    const first = await this.#attempt(request);
+    if (first.acquired) return this.#grant(request, first, settings);
+    if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
+    const waiting = this.#waitSignal(key, settings, waitStartedAt);
+    try {
+      const granted = await this.#call("acquire", () =>
+        this.#driver.acquire ? this.#driver.acquire(request, { signal: waiting.signal }) : pollUntilGranted(this.#driver, request, waiting.signal, this.#queue),
+      );
+      if (waiting.signal.aborted) {
+        await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
+        throw waiting.signal.reason;
+      }
+      return this.#grant(request, granted, settings);
+    } catch (error) {
+      throw waiting.signal.aborted ? waiting.signal.reason : error;
+    } finally {
+      waiting.dispose();
+    }
+  }
+
+  async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
+    const { request, settings } = this.#prepare(key, options);
+    settings.signal?.throwIfAborted();
+    const result = await this.#attempt(request);
+    return result.acquired ? this.#grant(request, result, settings) : null;
+  }
+
+  async inspect(key: string): Promise<LockState | null> {
+    validateKey(key);
+    this.#assertOpen();
+    return this.#call("inspect", () => this.#driver.inspect(key));
+  }
+
+  async forceRelease(key: string): Promise<boolean> {
+    validateKey(key);
+    this.#assertOpen();
+    const freed = await this.#call("forceRelease", () => this.#driver.forceRelease(key));
+    for (const hold of this.#holds.values()) if (hold.key === key) hold.lose("it was force-released");
+    return freed;
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#shutdown();
+    return this.#closed;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #prepare(key: string, options: AcquireOptions | undefined) {
+    validateKey(key);
+    const settings = validateAcquireOptions(options);
+    this.#assertOpen();
+    const request: DriverAcquireRequest = {
+      key,
+      ownerSecret: settings.owner ?? currentOwnerSecret() ?? newOwnerSecret(),
+      holder: this.#holder,
+      ttlMs: roundTtl(settings.ttlMs ?? DEFAULT_TTL_MS, this.capabilities),
+    };
+    return { request, settings };
+  }
+
+  async #attempt(request: DriverAcquireRequest) {
+    const startedAt = monotonicNow();
+    const result = await this.#call("acquire", () => this.#driver.tryAcquire(request));
+    return result.acquired ? { ...result, grantedAt: result.grantedAt ?? startedAt } : result;
+  }
+
+  #grant(request: DriverAcquireRequest, granted: DriverGranted, settings: AcquireOptions): Lock {
+    const startedAt = granted.grantedAt ?? monotonicNow();
+    const validUntil = conservativeDeadline(startedAt, Math.min(granted.ttlMs, request.ttlMs));
+    const id = `${request.key}\u0000${request.ownerSecret}`;
+    let hold = this.#holds.get(id);
+    if (hold?.active) {
+      hold.extend(validUntil, startedAt, request.ttlMs);
+      hold.autoRenew ||= settings.autoRenew !== false;
+    } else {
+      hold = new Hold({ ...request, fencingToken: granted.fencingToken, autoRenew: settings.autoRenew !== false, validUntil, startedAt }, (ended) => this.#forget(id, ended));
+      this.#holds.set(id, hold);
+      this.#scheduler.add(hold);
+    }
+    hold.openHandles += 1;
+    return new LockHandle(hold, request.holder, granted.holdCount, { release: (h) => this.#release(h), renew: (h, ttl) => this.#renew(h, ttl) });
+  }
+
+  async #release(hold: Hold): Promise<void> {
+    const outcome = await this.#call("release", () => this.#driver.release(hold.key, hold.ownerSecret));
+    if (!outcome.held) {
+      hold.lose("the server no longer shows this owner holding it");
+      throw hold.signal.reason ?? new LockLostError(hold.key, "the server no longer shows this owner holding it");
+    }
+    hold.openHandles -= 1;
+    if (outcome.holdCount === 0 || hold.openHandles <= 0) hold.finish();
+  }
+
+  async #renew(hold: Hold, ttlMs: number | undefined): Promise<void> {
+    if (ttlMs !== undefined) validateAcquireOptions({ ttlMs });
+    if (!hold.active) throw hold.signal.reason ?? new LockLostError(hold.key, "it was already released");
+    const ttl = roundTtl(ttlMs ?? hold.ttlMs, this.capabilities);
+    const startedAt = monotonicNow();
+    const [held] = await this.#call("renew", () => this.#driver.renew([{ key: hold.key, ownerSecret: hold.ownerSecret, ttlMs: ttl }]));
+    if (held !== true) {
+      hold.lose("the server no longer shows this owner holding it");
+      throw hold.signal.reason;
+    }
+    hold.ttlMs = ttl;
+    hold.extend(conservativeDeadline(startedAt, ttl), startedAt, ttl);
+  }
+
+  #forget(id: string, hold: Hold): void {
+    if (this.#holds.get(id) === hold) this.#holds.delete(id);
+    this.#scheduler.remove(hold);
+  }
+
+  #waitSignal(key: string, settings: AcquireOptions, startedAt: number) {
+    const controller = new AbortController();
+    const abort = (reason: unknown) => controller.abort(reason);
+    const onCallerAbort = () => abort(settings.signal?.reason);
+    const onClose = () => abort(new ProviderClosedError(this.backend));
+    settings.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    this.#closing.signal.addEventListener("abort", onClose, { once: true });
+    const timer = settings.waitMs === undefined ? undefined : setTimeout(() => abort(new LockTimeoutError(key, monotonicNow() - startedAt)), settings.waitMs);
+    return {
+      signal: controller.signal,
+      dispose: () => {
+        clearTimeout(timer);
+        settings.signal?.removeEventListener("abort", onCallerAbort);
+        this.#closing.signal.removeEventListener("abort", onClose);
+      },
+    };
+  }
+
+  async #call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (LockError.is(error) || (error instanceof Error && error.name === "AbortError")) throw error;
+      throw new BackendUnavailableError(this.backend, `${operation} failed (${describe(error)})`, { cause: error });
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed !== undefined) throw new ProviderClosedError(this.backend);
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#closing.abort();
+    this.#scheduler.stop();
+    const holds = [...this.#holds.values()];
+    await Promise.allSettled(
+      holds.map(async (hold) => {
+        for (let i = 0; i < hold.openHandles; i++) await this.#driver.release(hold.key, hold.ownerSecret);
+      }),
+    );
+    for (const hold of holds) hold.lose("its provider was closed");
+    await this.#driver.close();
+  }
+}
+
+function describe(error: unknown): string {
+  return redactCredentials(error instanceof Error ? error.message || error.name : String(error));
+}

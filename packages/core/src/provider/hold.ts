@@ -1,0 +1,88 @@
+import { LockLostError } from "../errors/lock-lost-error.js";
+import { RENEW_FRACTION } from "../options/defaults.js";
+import { monotonicNow } from "../time/monotonic.js";
+
+/** One owner's hold of one key in this process, shared by its reentrant lock handles. */
+export class Hold {
+  readonly key: string;
+  readonly ownerSecret: string;
+  readonly fencingToken: bigint | null;
+  ttlMs: number;
+  autoRenew: boolean;
+  /** Lock handles of this hold not yet released. */
+  openHandles = 0;
+  #validUntil: number;
+  #renewAt: number;
+  #deadline: NodeJS.Timeout | undefined;
+  readonly #controller = new AbortController();
+  readonly #onEnd: (hold: Hold) => void;
+
+  constructor(init: { key: string; ownerSecret: string; fencingToken: bigint | null; ttlMs: number; autoRenew: boolean; validUntil: number; startedAt: number }, onEnd: (hold: Hold) => void) {
+    this.key = init.key;
+    this.ownerSecret = init.ownerSecret;
+    this.fencingToken = init.fencingToken;
+    this.ttlMs = init.ttlMs;
+    this.autoRenew = init.autoRenew;
+    this.#onEnd = onEnd;
+    this.#validUntil = init.validUntil;
+    this.#renewAt = init.startedAt + init.ttlMs * RENEW_FRACTION;
+    this.#armDeadline();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get validUntil(): number {
+    return this.#validUntil;
+  }
+
+  /** When the watchdog should renew next. */
+  get renewAt(): number {
+    return this.#renewAt;
+  }
+
+  get active(): boolean {
+    return !this.#controller.signal.aborted && this.openHandles > 0;
+  }
+
+  /** Records a successful renewal or re-entry whose lease started at `startedAt`; deadlines only move forward. */
+  extend(validUntil: number, startedAt: number, ttlMs: number): void {
+    if (!this.active) return;
+    this.#renewAt = startedAt + ttlMs * RENEW_FRACTION;
+    if (validUntil <= this.#validUntil) return;
+    this.#validUntil = validUntil;
+    this.#armDeadline();
+  }
+
+  /** Retry a failed renewal soon, but never later than the deadline allows. */
+  retryRenewalSoon(): void {
+    const left = this.#validUntil - monotonicNow();
+    this.#renewAt = monotonicNow() + Math.max(10, Math.min(left / 3, this.ttlMs / 10));
+  }
+
+  /** The hold can no longer be proven: abort its signal and forget it. */
+  lose(reason: string, cause?: unknown): void {
+    if (this.#controller.signal.aborted) return;
+    this.#controller.abort(new LockLostError(this.key, reason, cause === undefined ? undefined : { cause }));
+    this.#end();
+  }
+
+  /** The last local handle was released: stop timers without aborting. */
+  finish(): void {
+    this.#end();
+  }
+
+  #end(): void {
+    clearTimeout(this.#deadline);
+    this.#deadline = undefined;
+    this.#onEnd(this);
+  }
+
+  #armDeadline(): void {
+    clearTimeout(this.#deadline);
+    const delay = Math.max(0, this.#validUntil - monotonicNow());
+    this.#deadline = setTimeout(() => this.lose("its lease deadline passed without a successful renewal"), delay);
+    this.#deadline.unref();
+  }
+}

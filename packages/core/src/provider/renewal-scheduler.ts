@@ -1,0 +1,79 @@
+import type { LockDriver } from "../driver/lock-driver.js";
+import { monotonicNow } from "../time/monotonic.js";
+import type { Hold } from "./hold.js";
+import { conservativeDeadline } from "./lease-math.js";
+
+/** Share of a lease within which a not-yet-due renewal joins the current batch. */
+const BATCH_WINDOW_FRACTION = 0.1;
+
+/** The watchdog: one timer per provider, renewing every due hold in one batched driver call. */
+export class RenewalScheduler {
+  readonly #driver: LockDriver;
+  readonly #holds = new Set<Hold>();
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #stopped = false;
+
+  constructor(driver: LockDriver) {
+    this.#driver = driver;
+  }
+
+  add(hold: Hold): void {
+    if (this.#stopped) return;
+    this.#holds.add(hold);
+    this.#schedule();
+  }
+
+  remove(hold: Hold): void {
+    this.#holds.delete(hold);
+  }
+
+  /** Stops renewing for good; holds are left to their deadlines. */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#holds.clear();
+  }
+
+  #schedule(): void {
+    if (this.#stopped || this.#running) return;
+    let next = Number.POSITIVE_INFINITY;
+    for (const hold of this.#holds) if (hold.autoRenew) next = Math.min(next, hold.renewAt);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (next === Number.POSITIVE_INFINITY) return;
+    this.#timer = setTimeout(() => void this.#tick(), Math.max(0, next - monotonicNow()));
+    this.#timer.unref();
+  }
+
+  async #tick(): Promise<void> {
+    this.#timer = undefined;
+    this.#running = true;
+    try {
+      const now = monotonicNow();
+      const due = [...this.#holds].filter((h) => h.autoRenew && h.active && h.renewAt <= now + h.ttlMs * BATCH_WINDOW_FRACTION);
+      if (due.length > 0) await this.#renew(due);
+    } finally {
+      this.#running = false;
+      this.#schedule();
+    }
+  }
+
+  async #renew(holds: Hold[]): Promise<void> {
+    const startedAt = monotonicNow();
+    const ttls = holds.map((h) => h.ttlMs);
+    let results: boolean[];
+    try {
+      results = await this.#driver.renew(holds.map((h, i) => ({ key: h.key, ownerSecret: h.ownerSecret, ttlMs: ttls[i] as number })));
+    } catch {
+      for (const hold of holds) hold.retryRenewalSoon();
+      return;
+    }
+    holds.forEach((hold, i) => {
+      const ttlMs = ttls[i] as number;
+      if (results[i] === true) hold.extend(conservativeDeadline(startedAt, ttlMs), startedAt, ttlMs);
+      else hold.lose("the server no longer shows this owner holding it");
+    });
+  }
+}

@@ -1,0 +1,81 @@
+/** What a backend can promise beyond the common contract. */
+export interface LockCapabilities {
+  /** Fencing tokens strictly increase across successive holders of a key. */
+  readonly fencing: boolean;
+  /** Waiters are granted the key in arrival order. */
+  readonly fifo: boolean;
+  /** Expiry is computed on the server's clock, not on the client's. */
+  readonly serverClock: boolean;
+  /** The shortest lease the backend can keep; shorter requests are raised to it. */
+  readonly minTtlMs: number;
+  /** Leases are rounded up to a multiple of this. */
+  readonly ttlGranularityMs: number;
+}
+
+/** The server's view of one key. Never reveals the owner secret. */
+export interface LockState {
+  /** The key as the caller named it. */
+  readonly key: string;
+  /** Public label of the current holder, e.g. "host:pid:label". */
+  readonly holder: string;
+  /** Reentrancy depth of the current holder. */
+  readonly holdCount: number;
+  /** The current holder's fencing token, or null where the backend has none. */
+  readonly fencingToken: bigint | null;
+  /** Milliseconds until the server frees the key unless it is renewed. */
+  readonly ttlRemainingMs: number;
+}
+
+/** Per-call options of `acquire` and `tryAcquire`. */
+export interface AcquireOptions {
+  /** Lease length in ms, rounded up to the backend's granularity. @default 30_000 */
+  ttlMs?: number;
+  /** How long `acquire` may wait before `LockTimeoutError`; ignored by `tryAcquire`. @default unbounded */
+  waitMs?: number;
+  /** Cancels waiting; an aborted wait leaves no lock behind. */
+  signal?: AbortSignal;
+  /** Renew at ttl/3 until release. @default true */
+  autoRenew?: boolean;
+  /** Explicit reentrancy identity; it is the credential on the server, so keep it unguessable. */
+  owner?: string;
+}
+
+/** One hold of a key; `await using` releases it. */
+export interface Lock extends AsyncDisposable {
+  /** The key as the caller named it. */
+  readonly key: string;
+  /** Public label of this holder. */
+  readonly holder: string;
+  /** Strictly increasing per key across holders; null only where `capabilities.fencing` is false. */
+  readonly fencingToken: bigint | null;
+  /** Reentrancy depth right after this acquire. */
+  readonly holdCount: number;
+  /** Aborts with `LockLostError` when the hold can no longer be proven. */
+  readonly signal: AbortSignal;
+  /** `performance.now()` deadline of the hold, conservative (clock drift subtracted). */
+  readonly validUntil: number;
+  /** Milliseconds left until `validUntil`, never negative. */
+  remainingMs(): number;
+  /** Extends the lease (owner-only); `LockLostError` if the hold is gone. */
+  renew(ttlMs?: number): Promise<void>;
+  /** Drops one level of the hold; idempotent after success; `LockLostError` if the server shows it was lost. */
+  release(): Promise<void>;
+}
+
+/** One distributed-lock contract over every backend. */
+export interface LockProvider extends AsyncDisposable {
+  /** Backend name: "redis", "redlock", "etcd", "postgres", "mysql", "sqlite", "memory", ... */
+  readonly backend: string;
+  /** What this backend promises beyond the common contract. */
+  readonly capabilities: LockCapabilities;
+  /** Waits for the key; rejects with `LockTimeoutError` or `signal.reason`. */
+  acquire(key: string, options?: AcquireOptions): Promise<Lock>;
+  /** One attempt that never waits; null when the key is held by someone else. */
+  tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null>;
+  /** The server's view of a key, or null when nobody holds it. */
+  inspect(key: string): Promise<LockState | null>;
+  /** Admin escape hatch: frees the key whoever holds it; true if something was freed. */
+  forceRelease(key: string): Promise<boolean>;
+  /** Releases what it still holds (best effort), aborts their signals, stops renewing, closes its own connections; idempotent. */
+  close(): Promise<void>;
+}
