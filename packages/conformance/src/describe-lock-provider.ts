@@ -1,0 +1,21 @@
+import { describe } from "vitest";
+import { describeBadInput } from "./areas/bad-input.js";
+import { describeFencing } from "./areas/fencing.js";
+import { describeInspectAndClose } from "./areas/inspect-and-close.js";
+import { describeMutualExclusion } from "./areas/mutual-exclusion.js";
+import { describeNoDeadlock } from "./areas/no-deadlock.js";
+import { describeOwnerOnly } from "./areas/owner-only.js";
+import { describeReentrancy } from "./areas/reentrancy.js";
+import { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
+import { describeWaiting } from "./areas/waiting.js";
+import { type ConformanceOptions, resolveConformanceOptions } from "./suite-options.js";
+
+const AREAS = [describeMutualExclusion, describeNoDeadlock, describeOwnerOnly, describeReentrancy, describeTtlAndRenewal, describeFencing, describeWaiting, describeBadInput, describeInspectAndClose];
+
+/** Registers every area of the contract as vitest tests under "<name> conformance". */
+export function describeLockProvider(options: ConformanceOptions): void {
+  const resolved = resolveConformanceOptions(options);
+  describe(`${options.name} conformance`, { timeout: 60_000 }, () => {
+    for (const area of AREAS) area(resolved);
+  });
+}

@@ -1,0 +1,15 @@
+export { describeLockProvider } from "./describe-lock-provider.js";
+export type { ConformanceFaults, ConformanceOptions, ResolvedConformanceOptions } from "./suite-options.js";
+export { resolveConformanceOptions } from "./suite-options.js";
+export { describeMutualExclusion } from "./areas/mutual-exclusion.js";
+export { describeNoDeadlock } from "./areas/no-deadlock.js";
+export { describeOwnerOnly } from "./areas/owner-only.js";
+export { describeReentrancy } from "./areas/reentrancy.js";
+export { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
+export { describeFencing } from "./areas/fencing.js";
+export { describeWaiting } from "./areas/waiting.js";
+export { describeBadInput } from "./areas/bad-input.js";
+export { describeInspectAndClose } from "./areas/inspect-and-close.js";
+export { Witness, type WitnessReport } from "./witness.js";
+export { spawnWorker, workerScriptPath, type WorkerHandle } from "./worker-process.js";
+export type { WorkerTask, WorkerMessage } from "./worker-protocol.js";

@@ -1,0 +1,71 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Witness } from "./witness.js";
+import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
+
+/** A worker process on the backend's URL, answering its witness calls. */
+export interface WorkerHandle {
+  readonly pid: number | undefined;
+  /** Starts a task. */
+  run(task: WorkerTask): void;
+  /** The next message of that type; rejects if the worker reports a failure or exits first. */
+  next<T extends WorkerMessage["type"]>(type: T): Promise<Extract<WorkerMessage, { type: T }>>;
+  /** Resolves with the exit code (or signal) once the process has ended. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL: a crash, with no chance to release. */
+  kill(): void;
+}
+
+/** The compiled worker; tests that run from source still spawn the built file (build first). */
+export function workerScriptPath(): string {
+  const sibling = fileURLToPath(new URL("./worker.js", import.meta.url));
+  if (existsSync(sibling)) return sibling;
+  const built = fileURLToPath(new URL("../dist/worker.js", import.meta.url));
+  if (existsSync(built)) return built;
+  throw new Error(`conformance worker not built: run "npm run build" (looked for ${built})`);
+}
+
+export function spawnWorker(url: string, witness: Witness): WorkerHandle {
+  const child: ChildProcess = fork(workerScriptPath(), [], { env: { ...process.env, DISTLOCK_URL: url }, serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const inbox: WorkerMessage[] = [];
+  const waiting: Array<() => void> = [];
+  let failure: Error | undefined;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => {
+      failure ??= new Error(`worker exited (code ${code}, signal ${signal})`);
+      for (const wake of waiting.splice(0)) wake();
+      resolve({ code, signal });
+    });
+  });
+  const send = (message: ParentMessage) => {
+    if (child.connected) child.send(message);
+  };
+  child.on("message", (message: WorkerMessage) => {
+    if (message.type === "call") {
+      if (message.method === "enter") witness.enter(message.contender, message.fencingToken);
+      else witness.exit(message.contender);
+      send({ type: "reply", id: message.id });
+      return;
+    }
+    if (message.type === "failed") failure = Object.assign(new Error(`worker failed: ${message.message}`), { code: message.code });
+    else inbox.push(message);
+    for (const wake of waiting.splice(0)) wake();
+  });
+  return {
+    pid: child.pid,
+    run: (task) => send({ type: "task", task }),
+    async next(type) {
+      for (;;) {
+        const index = inbox.findIndex((m) => m.type === type);
+        if (index !== -1) return inbox.splice(index, 1)[0] as never;
+        if (failure !== undefined) throw failure;
+        await new Promise<void>((wake) => waiting.push(wake));
+      }
+    },
+    exited,
+    kill: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
+}
