@@ -10,7 +10,17 @@ import { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 import { describeWaiting } from "./areas/waiting.js";
 import { type ConformanceOptions, resolveConformanceOptions } from "./suite-options.js";
 
-const AREAS = [describeMutualExclusion, describeNoDeadlock, describeOwnerOnly, describeReentrancy, describeTtlAndRenewal, describeFencing, describeWaiting, describeBadInput, describeInspectAndClose];
+const AREAS = [
+  describeMutualExclusion,
+  describeNoDeadlock,
+  describeOwnerOnly,
+  describeReentrancy,
+  describeTtlAndRenewal,
+  describeFencing,
+  describeWaiting,
+  describeBadInput,
+  describeInspectAndClose,
+];
 
 /** Registers every area of the contract as vitest tests under "<name> conformance". */
 export function describeLockProvider(options: ConformanceOptions): void {

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { LockProvider } from "@distlock/core";
 import { afterEach } from "vitest";
 import type { ResolvedConformanceOptions } from "./suite-options.js";
-import { type WorkerHandle, spawnWorker } from "./worker-process.js";
 import { Witness } from "./witness.js";
+import { spawnWorker, type WorkerHandle } from "./worker-process.js";
 
 /** Per-test helpers: providers and workers that are cleaned up after each test, and fresh keys. */
 export interface Harness {

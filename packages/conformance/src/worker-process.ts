@@ -27,7 +27,11 @@ export function workerScriptPath(): string {
 }
 
 export function spawnWorker(url: string, witness: Witness): WorkerHandle {
-  const child: ChildProcess = fork(workerScriptPath(), [], { env: { ...process.env, DISTLOCK_URL: url }, serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child: ChildProcess = fork(workerScriptPath(), [], {
+    env: { ...process.env, DISTLOCK_URL: url },
+    serialization: "advanced",
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
   const inbox: WorkerMessage[] = [];
   const waiting: Array<() => void> = [];
   let failure: Error | undefined;

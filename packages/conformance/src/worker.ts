@@ -1,4 +1,4 @@
-import { type Lock, type LockProvider, createLockProvider } from "@distlock/core";
+import { createLockProvider, type Lock, type LockProvider } from "@distlock/core";
 import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
 
 let nextCallId = 0;

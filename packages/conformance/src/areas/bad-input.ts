@@ -30,7 +30,10 @@ const BAD_OPTIONS: Array<[string, unknown, string]> = [
 ];
 
 async function expectInvalid(call: Promise<unknown>, field: string) {
-  const error = await call.then(() => undefined, (e: unknown) => e);
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(LockError.is(error, LockErrorCode.InvalidArgument), String(error)).toBe(true);
   expect((error as { field?: string }).field).toBe(field);
 }
@@ -74,7 +77,10 @@ export function describeBadInput(options: ResolvedConformanceOptions): void {
 
     it("a closed provider refuses valid calls with PROVIDER_CLOSED", async () => {
       const provider = await closedProvider();
-      const error = await provider.acquire("valid-key").then(() => undefined, (e: unknown) => e);
+      const error = await provider.acquire("valid-key").then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(LockError.is(error, LockErrorCode.ProviderClosed)).toBe(true);
     });
   });

@@ -7,7 +7,13 @@ const IN_PROCESS_CONTENDERS = 8;
 const ITERATIONS = 25;
 const MAX_HOLD_MS = 3;
 
-async function contendInProcess(provider: () => Promise<import("@distlock/core").LockProvider>, key: string, witness: Witness, contenders: number, ttlMs: number) {
+async function contendInProcess(
+  provider: () => Promise<import("@distlock/core").LockProvider>,
+  key: string,
+  witness: Witness,
+  contenders: number,
+  ttlMs: number,
+) {
   await Promise.all(
     Array.from({ length: contenders }, async (_, index) => {
       const locks = await provider();

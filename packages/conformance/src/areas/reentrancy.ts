@@ -12,15 +12,20 @@ export function describeReentrancy(options: ResolvedConformanceOptions): void {
     it("a nested acquire in the same async context re-enters with the same token and needs as many releases", async () => {
       const key = harness.key("nested");
       const [locks, other] = [await harness.provider(), await harness.provider()];
-      await withLock(locks, key, async (outer) => {
-        const inner = await locks.acquire(key, { ttlMs });
-        expect([outer.holdCount, inner.holdCount]).toEqual([1, 2]);
-        expect(inner.fencingToken).toBe(outer.fencingToken);
-        expect((await locks.inspect(key))?.holdCount).toBe(2);
-        await inner.release();
-        expect(await other.tryAcquire(key, { owner: `someone-else-${crypto.randomUUID()}` })).toBeNull();
-        expect((await locks.inspect(key))?.holdCount).toBe(1);
-      }, { ttlMs });
+      await withLock(
+        locks,
+        key,
+        async (outer) => {
+          const inner = await locks.acquire(key, { ttlMs });
+          expect([outer.holdCount, inner.holdCount]).toEqual([1, 2]);
+          expect(inner.fencingToken).toBe(outer.fencingToken);
+          expect((await locks.inspect(key))?.holdCount).toBe(2);
+          await inner.release();
+          expect(await other.tryAcquire(key, { owner: `someone-else-${crypto.randomUUID()}` })).toBeNull();
+          expect((await locks.inspect(key))?.holdCount).toBe(1);
+        },
+        { ttlMs },
+      );
       expect((await other.tryAcquire(key))?.holdCount).toBe(1);
     });
 

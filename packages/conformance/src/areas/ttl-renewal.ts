@@ -51,23 +51,26 @@ export function describeTtlAndRenewal(options: ResolvedConformanceOptions): void
       expect(lock.remainingMs()).toBe(0);
     });
 
-    it.skipIf(options.faults === undefined)("signal aborts with LOCK_LOST by the deadline when the server stops answering, and the key is usable again afterwards", async () => {
-      const faults = options.faults as NonNullable<typeof options.faults>;
-      const key = harness.key("outage");
-      const holder = await harness.provider();
-      const lock = await holder.acquire(key, { ttlMs });
-      const deadline = lock.validUntil;
-      await faults.pause();
-      try {
-        const reason = await Promise.race([aborted(lock.signal), elapse(ttlMs + marginMs).then(() => "still held")]);
-        expect(LockError.is(reason, LockErrorCode.LockLost)).toBe(true);
-        expect(monotonicNow()).toBeLessThan(deadline + marginMs);
-      } finally {
-        await faults.resume();
-      }
-      const other = await harness.provider();
-      const next = await other.acquire(key, { ttlMs, waitMs: ttlMs + marginMs * 4 });
-      expect(next.holder).toBeTruthy();
-    });
+    it.skipIf(options.faults === undefined)(
+      "signal aborts with LOCK_LOST by the deadline when the server stops answering, and the key is usable again afterwards",
+      async () => {
+        const faults = options.faults as NonNullable<typeof options.faults>;
+        const key = harness.key("outage");
+        const holder = await harness.provider();
+        const lock = await holder.acquire(key, { ttlMs });
+        const deadline = lock.validUntil;
+        await faults.pause();
+        try {
+          const reason = await Promise.race([aborted(lock.signal), elapse(ttlMs + marginMs).then(() => "still held")]);
+          expect(LockError.is(reason, LockErrorCode.LockLost)).toBe(true);
+          expect(monotonicNow()).toBeLessThan(deadline + marginMs);
+        } finally {
+          await faults.resume();
+        }
+        const other = await harness.provider();
+        const next = await other.acquire(key, { ttlMs, waitMs: ttlMs + marginMs * 4 });
+        expect(next.holder).toBeTruthy();
+      },
+    );
   });
 }

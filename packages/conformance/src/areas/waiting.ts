@@ -70,10 +70,12 @@ export function describeWaiting(options: ResolvedConformanceOptions): void {
       const waiters: Promise<void>[] = [];
       for (let i = 0; i < 5; i++) {
         const provider = await harness.provider();
-        waiters.push(provider.acquire(key, { ttlMs: longTtl }).then(async (lock) => {
-          order.push(i);
-          await lock.release();
-        }));
+        waiters.push(
+          provider.acquire(key, { ttlMs: longTtl }).then(async (lock) => {
+            order.push(i);
+            await lock.release();
+          }),
+        );
         await elapse(40);
       }
       await holder.release();

@@ -32,7 +32,10 @@ export async function resolveBackendFactory(backend: string): Promise<LockProvid
   if (factory !== undefined) return factory;
   const packageName = BACKEND_PACKAGES[backend];
   if (packageName === undefined) {
-    throw new InvalidConfigError("backend", `"${backend}" is not a known backend; use one of memory, ${Object.keys(BACKEND_PACKAGES).join(", ")}, or registerLockBackend()`);
+    throw new InvalidConfigError(
+      "backend",
+      `"${backend}" is not a known backend; use one of memory, ${Object.keys(BACKEND_PACKAGES).join(", ")}, or registerLockBackend()`,
+    );
   }
   let module: Partial<BackendModule>;
   try {

@@ -41,7 +41,8 @@ export function resolveLockConfig(config?: string | LockProviderConfig, env: Nod
     const url = parseLockUrl(given);
     return { backend: url.backend, url, holderLabel: undefined, options: {} };
   }
-  if (typeof given !== "object" || given === null || Array.isArray(given)) throw new InvalidConfigError("config", "must be a URL string or an object with backend/url");
+  if (typeof given !== "object" || given === null || Array.isArray(given))
+    throw new InvalidConfigError("config", "must be a URL string or an object with backend/url");
   const parsed = configSchema.safeParse(given);
   if (!parsed.success) {
     const { field, problem } = describeFirstIssue(parsed.error, "config");

@@ -47,14 +47,21 @@ const URL_SHAPE = /^([a-z][a-z0-9+.-]*):(?:\/\/(?:([^@/?#]*)@)?([^/?#]*))?([^?#]
 
 /** Parses a distlock URL; throws `InvalidConfigError` naming the part that is wrong, never echoing a password. */
 export function parseLockUrl(url: unknown): LockUrl {
-  if (typeof url !== "string" || url.trim() === "") throw new InvalidConfigError("url", "must be a non-empty string such as redis://127.0.0.1:6379 or sqlite:./locks.sqlite");
+  if (typeof url !== "string" || url.trim() === "")
+    throw new InvalidConfigError("url", "must be a non-empty string such as redis://127.0.0.1:6379 or sqlite:./locks.sqlite");
   const redacted = redactCredentials(url);
   const match = URL_SHAPE.exec(url.trim());
   if (match === null) throw new InvalidConfigError("url", `"${redacted}" is not a URL (expected scheme://host:port/path or sqlite:<file>)`);
   const [, rawScheme = "", userinfo, hostList, rawPath = "", query = ""] = match;
   const scheme = rawScheme.toLowerCase();
   const spec = SCHEMES[scheme];
-  if (spec === undefined) throw new InvalidConfigError("url.scheme", `"${scheme}:" is not supported; use one of ${Object.keys(SCHEMES).map((s) => `${s}:`).join(", ")}`);
+  if (spec === undefined)
+    throw new InvalidConfigError(
+      "url.scheme",
+      `"${scheme}:" is not supported; use one of ${Object.keys(SCHEMES)
+        .map((s) => `${s}:`)
+        .join(", ")}`,
+    );
   const [username, password] = parseUserinfo(userinfo);
   const path = decode(spec.opaque ? `${hostList ?? ""}${rawPath}` : rawPath.replace(/^\//, ""), "url.path");
   const hosts = spec.opaque ? [] : parseHosts(hostList ?? "", spec.multiHost === true, scheme);

@@ -7,7 +7,10 @@ export class LockTimeoutError extends LockError {
   readonly waitedMs: number;
 
   constructor(key: string, waitedMs: number) {
-    super(LockErrorCode.LockTimeout, `Timed out after ${Math.round(waitedMs)} ms waiting for lock "${key}"; raise waitMs or check who holds it with inspect().`);
+    super(
+      LockErrorCode.LockTimeout,
+      `Timed out after ${Math.round(waitedMs)} ms waiting for lock "${key}"; raise waitMs or check who holds it with inspect().`,
+    );
     this.key = key;
     this.waitedMs = waitedMs;
   }

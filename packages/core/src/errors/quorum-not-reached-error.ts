@@ -17,7 +17,10 @@ export class QuorumNotReachedError extends LockError {
 
   constructor(operation: string, needed: number, outcomes: readonly NodeOutcome[]) {
     const votes = outcomes.filter((o) => o.vote === "for").length;
-    super(LockErrorCode.QuorumNotReached, `${operation} reached ${votes} of ${needed} needed nodes (${outcomes.map((o) => `${o.node}: ${o.vote}`).join(", ")}).`);
+    super(
+      LockErrorCode.QuorumNotReached,
+      `${operation} reached ${votes} of ${needed} needed nodes (${outcomes.map((o) => `${o.node}: ${o.vote}`).join(", ")}).`,
+    );
     this.outcomes = outcomes;
   }
 }

@@ -91,7 +91,13 @@ export class MemoryLockStore {
     this.#assertUp();
     const entry = this.#live(key);
     if (entry === undefined) return null;
-    return { key, holder: entry.holder, holdCount: entry.holdCount, fencingToken: entry.fencingToken, ttlRemainingMs: Math.max(0, entry.expiresAt - monotonicNow()) };
+    return {
+      key,
+      holder: entry.holder,
+      holdCount: entry.holdCount,
+      fencingToken: entry.fencingToken,
+      ttlRemainingMs: Math.max(0, entry.expiresAt - monotonicNow()),
+    };
   }
 
   forceRelease(key: string): boolean {

@@ -3,8 +3,8 @@ import { BackendUnavailableError } from "../errors/backend-unavailable-error.js"
 import { LockError } from "../errors/lock-error.js";
 import { LockLostError } from "../errors/lock-lost-error.js";
 import { LockTimeoutError } from "../errors/lock-timeout-error.js";
-import { redactCredentials } from "../errors/redact-credentials.js";
 import { ProviderClosedError } from "../errors/provider-closed-error.js";
+import { redactCredentials } from "../errors/redact-credentials.js";
 import { DEFAULT_TTL_MS } from "../options/defaults.js";
 import { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
 import { holderLabel } from "../owner/holder-label.js";
@@ -126,7 +126,9 @@ export class DriverLockProvider implements LockProvider {
       hold.extend(validUntil, startedAt, request.ttlMs);
       hold.autoRenew ||= settings.autoRenew !== false;
     } else {
-      hold = new Hold({ ...request, fencingToken: granted.fencingToken, autoRenew: settings.autoRenew !== false, validUntil, startedAt }, (ended) => this.#forget(id, ended));
+      hold = new Hold({ ...request, fencingToken: granted.fencingToken, autoRenew: settings.autoRenew !== false, validUntil, startedAt }, (ended) =>
+        this.#forget(id, ended),
+      );
       this.#holds.set(id, hold);
       this.#scheduler.add(hold);
     }

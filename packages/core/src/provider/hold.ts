@@ -17,7 +17,10 @@ export class Hold {
   readonly #controller = new AbortController();
   readonly #onEnd: (hold: Hold) => void;
 
-  constructor(init: { key: string; ownerSecret: string; fencingToken: bigint | null; ttlMs: number; autoRenew: boolean; validUntil: number; startedAt: number }, onEnd: (hold: Hold) => void) {
+  constructor(
+    init: { key: string; ownerSecret: string; fencingToken: bigint | null; ttlMs: number; autoRenew: boolean; validUntil: number; startedAt: number },
+    onEnd: (hold: Hold) => void,
+  ) {
     this.key = init.key;
     this.ownerSecret = init.ownerSecret;
     this.fencingToken = init.fencingToken;
