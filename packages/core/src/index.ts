@@ -2,6 +2,8 @@ export { type BackendModule, type LockProviderFactory, registerLockBackend, reso
 export { createLockProvider } from "./config/create-lock-provider.js";
 export { DEFAULT_LOCK_URL, type LockProviderConfig, type ResolvedLockConfig, resolveLockConfig } from "./config/lock-config.js";
 export { type BackendName, type HostPort, type LockUrl, parseLockUrl } from "./config/lock-url.js";
+export { DEFAULT_ELECTION_RETRY_DELAY_MS, Election, type ElectionOptions, elect, type Leadership } from "./coordination/leader-election.js";
+export { type RunExclusiveOptions, type RunExclusiveResult, runExclusive } from "./coordination/run-exclusive.js";
 export type {
   DriverAcquireRequest,
   DriverAcquireResult,

@@ -1,0 +1,1 @@
+export { LOCK_PROVIDER, lockProviderModule } from "./lock-provider-module.js";
