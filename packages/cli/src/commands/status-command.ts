@@ -1,0 +1,33 @@
+import { parseArgs } from "node:util";
+import { createLockProvider } from "@distlock/core";
+import { CliError } from "../cli-error.js";
+import { COMMON_OPTIONS, parseCommand } from "../common-options.js";
+import { formatTable, printHelp, printJson, stateRecord } from "../output.js";
+
+export const STATUS_HELP = `Usage: distlock status <key...> [--url URL] [--json]
+
+Shows who holds each key: holder label, hold count, fencing token and time left on the lease.
+Backends cannot list every key, so name the keys you care about. Never shows owner secrets.`;
+
+export async function statusCommand(args: string[]): Promise<number> {
+  const { values, positionals: keys } = parseCommand(() => parseArgs({ args: args, options: { ...COMMON_OPTIONS, ...{} }, allowPositionals: true }));
+  if (values.help) return printHelp(STATUS_HELP);
+  if (keys.length === 0) throw new CliError("status needs at least one <key>");
+  const provider = await createLockProvider(values.url);
+  try {
+    const records = [];
+    for (const key of keys) records.push(stateRecord(key, await provider.inspect(key)));
+    if (values.json) printJson({ backend: provider.backend, locks: records });
+    else {
+      const rows = records.map((r) =>
+        r.held
+          ? [r.key, String(r.holder), String(r.holdCount), String(r.fencingToken ?? "-"), `${((r.ttlRemainingMs ?? 0) / 1000).toFixed(1)}s`]
+          : [r.key, "(free)", "", "", ""],
+      );
+      process.stdout.write(`${formatTable(["KEY", "HOLDER", "COUNT", "TOKEN", "TTL LEFT"], rows)}\n`);
+    }
+    return 0;
+  } finally {
+    await provider.close();
+  }
+}

@@ -1,0 +1,25 @@
+/** The shared resource of the demo: counts critical sections, overlaps, and writes refused for a stale fencing token. */
+export class DemoLedger {
+  sections = 0;
+  overlaps = 0;
+  staleWrites = 0;
+  readonly #inside = new Set<number>();
+  #highestToken = -1n;
+
+  enter(worker: number, fencingToken: bigint): void {
+    if (this.#inside.size > 0) this.overlaps += 1;
+    this.#inside.add(worker);
+    if (fencingToken < this.#highestToken) this.staleWrites += 1;
+    else this.#highestToken = fencingToken;
+    this.sections += 1;
+  }
+
+  exit(worker: number): void {
+    this.#inside.delete(worker);
+  }
+
+  /** A worker that died inside its section leaves it. */
+  forget(worker: number): void {
+    this.#inside.delete(worker);
+  }
+}

@@ -1,0 +1,16 @@
+/** Exit codes of the `distlock` command (sysexits-style where one fits); a run's own code passes through. */
+export const ExitCode = {
+  Ok: 0,
+  /** A lock error not listed below. */
+  Failure: 1,
+  /** Bad command line or invalid argument. */
+  Usage: 64,
+  /** The backend could not be reached. */
+  Unavailable: 69,
+  /** The lock was not acquired within --wait (or, with --no-wait, was held). */
+  LockTimeout: 75,
+  /** The lock was lost while the command ran; the command was terminated. */
+  LockLost: 76,
+  /** Invalid configuration (URL, backend). */
+  Config: 78,
+} as const;

@@ -1,0 +1,43 @@
+import { CliError } from "./cli-error.js";
+import { ELECT_HELP, electCommand } from "./commands/elect-command.js";
+import { RELEASE_HELP, releaseCommand } from "./commands/release-command.js";
+import { RUN_HELP, runCommand } from "./commands/run-command.js";
+import { STATUS_HELP, statusCommand } from "./commands/status-command.js";
+import { DEMO_HELP, demoCommand } from "./demo/demo-command.js";
+import { describeFailure } from "./error-exit.js";
+import { printHelp } from "./output.js";
+
+const COMMANDS: Record<string, { run: (args: string[]) => Promise<number>; help: string }> = {
+  run: { run: runCommand, help: RUN_HELP },
+  elect: { run: electCommand, help: ELECT_HELP },
+  status: { run: statusCommand, help: STATUS_HELP },
+  release: { run: releaseCommand, help: RELEASE_HELP },
+  demo: { run: demoCommand, help: DEMO_HELP },
+};
+
+export const MAIN_HELP = `Usage: distlock <command> [options]
+
+Commands:
+  run <key> -- <command...>    run a command while holding a lock (flock for a cluster)
+  elect <name> -- <command...> run a command only while this node is the leader
+  status <key...>              show who holds keys
+  release --force <key>        free a key whoever holds it
+  demo                         elect a cron dispatcher among worker processes, kill it, watch fail-over
+
+Backend: --url URL, else DISTLOCK_URL, else the SQLite file distlock.sqlite in the working directory.
+Every command takes --help and --json.`;
+
+/** Runs the command line; resolves with the exit code. Errors end as one line on stderr. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") return printHelp(MAIN_HELP);
+  try {
+    const command = COMMANDS[name];
+    if (command === undefined) throw new CliError(`unknown command "${name}"`);
+    return await command.run(args);
+  } catch (error) {
+    const { line, exitCode } = describeFailure(error);
+    process.stderr.write(`distlock: ${line}\n`);
+    return exitCode;
+  }
+}
