@@ -1,0 +1,45 @@
+export { ensureServerBinaries, type ServerBinaries } from "./binaries/ensure-server-binaries.js";
+export { findBinary } from "./binaries/find-binary.js";
+export { SERVER_KINDS, type ServerKind } from "./binaries/server-kind.js";
+export { MissingBinaryError } from "./errors/missing-binary-error.js";
+export { ServerStartError } from "./errors/server-start-error.js";
+export { TestServerError } from "./errors/test-server-error.js";
+export { EtcdCluster, startEtcdCluster } from "./etcd/etcd-cluster.js";
+export { DEFAULT_ETCD_OPTIONS, type EtcdOptions } from "./etcd/etcd-options.js";
+export { type EtcdMemberStatus, EtcdServer, startEtcd } from "./etcd/etcd-server.js";
+export {
+  DEFAULT_MARIADB_SERVER_OPTIONS,
+  MARIADB_USER,
+  MariadbServer,
+  type MariadbServerOptions,
+  startMariadb,
+} from "./mariadb/mariadb-server.js";
+export { startTcpProxy, TcpProxy } from "./net/tcp-proxy.js";
+export {
+  DEFAULT_POSTGRES_SERVER_OPTIONS,
+  POSTGRES_SUPERUSER,
+  PostgresServer,
+  type PostgresServerOptions,
+  startPostgres,
+} from "./postgres/postgres-server.js";
+export { ManagedServer, type ManagedServerConfig } from "./process/managed-server.js";
+export type { ServerProcess } from "./process/server-process.js";
+export { sweepStaleTempDirs } from "./process/temp-dir.js";
+export { type HttpJsonOptions, httpJson } from "./protocol/http-json.js";
+export { mariadbGreeting } from "./protocol/mariadb-greeting.js";
+export { type PostgresQueryOptions, type PostgresRows, postgresQuery } from "./protocol/postgres-query.js";
+export { type RedisReply, redisCommand } from "./protocol/redis-command.js";
+export {
+  DEFAULT_REDIS_CLUSTER_OPTIONS,
+  RedisCluster,
+  type RedisClusterOptions,
+  startRedisCluster,
+} from "./redis/redis-cluster.js";
+export { RedisClusterNode } from "./redis/redis-cluster-node.js";
+export { RedisGroup, startRedisGroup } from "./redis/redis-group.js";
+export {
+  DEFAULT_REDIS_SERVER_OPTIONS,
+  RedisServer,
+  type RedisServerOptions,
+  startRedis,
+} from "./redis/redis-server.js";

@@ -1,0 +1,49 @@
+import { request } from "node:http";
+import { TestServerError } from "../errors/test-server-error.js";
+
+/** Options of {@link httpJson}. */
+export interface HttpJsonOptions {
+  /** @default "GET" */
+  readonly method?: "GET" | "POST";
+  /** Sent as a JSON body. */
+  readonly body?: unknown;
+  /** @default 2000 */
+  readonly timeoutMs?: number;
+}
+
+/** Makes one HTTP request without keep-alive and resolves with the parsed JSON body of a 2xx answer. */
+export function httpJson(url: string, options: HttpJsonOptions = {}): Promise<unknown> {
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method ?? "GET",
+        agent: false,
+        headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.once("error", reject);
+        res.once("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const status = res.statusCode ?? 0;
+          if (status < 200 || status >= 300) {
+            reject(new TestServerError(`${url} answered HTTP ${status}: ${text.slice(0, 500)}`));
+            return;
+          }
+          try {
+            resolve(JSON.parse(text));
+          } catch (error) {
+            reject(new TestServerError(`${url} answered invalid JSON: ${text.slice(0, 500)}`, { cause: error }));
+          }
+        });
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new TestServerError(`${url} did not answer within ${timeoutMs} ms.`)));
+    req.once("error", reject);
+    req.end(body);
+  });
+}
