@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-const sourceFirst = { resolve: { conditions: ["distlock-source"] } };
+// Workspace packages resolve to their TypeScript sources in tests (the "distlock-source" export
+// condition), so a test never runs against a stale build. Worker processes spawned by tests load dist/.
+const SOURCE_CONDITIONS = ["distlock-source", "node", "import", "default"];
+const sourceFirst = { resolve: { conditions: SOURCE_CONDITIONS }, ssr: { resolve: { conditions: SOURCE_CONDITIONS, externalConditions: SOURCE_CONDITIONS } } };
 
 export default defineConfig({
   test: {

@@ -29,6 +29,7 @@ export function workerScriptPath(): string {
 export function spawnWorker(url: string, witness: Witness): WorkerHandle {
   const child: ChildProcess = fork(workerScriptPath(), [], {
     env: { ...process.env, DISTLOCK_URL: url },
+    execArgv: [],
     serialization: "advanced",
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -51,10 +51,10 @@ export function describeInspectAndClose(options: ResolvedConformanceOptions): vo
       const key = harness.key("close-waiters");
       await (await harness.provider()).acquire(key, { ttlMs });
       const provider = await harness.provider();
-      const waiting = provider.acquire(key);
+      const rejected = expectLockError(provider.acquire(key), LockErrorCode.ProviderClosed);
       await new Promise((resolve) => setTimeout(resolve, 30));
       await provider.close();
-      await expectLockError(waiting, LockErrorCode.ProviderClosed);
+      await rejected;
     });
 
     it.skipIf(options.workerUrl === undefined)("a process that acquires, releases and closes exits on its own (no timers or sockets left)", async () => {

@@ -154,7 +154,12 @@ export class MemoryLockStore {
     clearTimeout(this.#expiryTimers.get(key));
     const entry = this.#entries.get(key);
     if (entry === undefined) return;
-    const timer = setTimeout(() => this.#live(key), Math.max(0, entry.expiresAt - monotonicNow()) + 1);
+    const timer = setTimeout(
+      () => {
+        if (this.#live(key) !== undefined) this.#armExpiry(key);
+      },
+      Math.max(0, entry.expiresAt - monotonicNow()) + 1,
+    );
     timer.unref();
     this.#expiryTimers.set(key, timer);
   }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { DriverAcquireRequest, DriverGranted, LockDriver } from "../driver/lock-driver.js";
 import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
 import { LockError } from "../errors/lock-error.js";
@@ -42,6 +43,7 @@ export class DriverLockProvider implements LockProvider {
     this.capabilities = Object.freeze({ ...driver.capabilities });
     this.#holder = holderLabel(options.holderLabel);
     this.#scheduler = new RenewalScheduler(driver);
+    setMaxListeners(0, this.#closing.signal);
   }
 
   async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
