@@ -1,0 +1,12 @@
+/** The p-th percentile (0..100) of `values` (nearest rank); NaN when empty. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+/** Milliseconds on a clock comparable across processes of one machine (sub-ms resolution). */
+export function sharedClockMs(): number {
+  return performance.timeOrigin + performance.now();
+}

@@ -1,0 +1,76 @@
+import { InvalidConfigError, type LockUrl } from "@distlock/core";
+import { Cluster, type ClusterNode, Redis, type RedisOptions } from "ioredis";
+import type { RedisLockSettings } from "../options/redis-lock-provider-options.js";
+
+const DEFAULT_PORT = 6379;
+const DEFAULT_SENTINEL_PORT = 26379;
+const MAX_RECONNECT_DELAY_MS = 500;
+
+/** Connection-only URL parameters (the rest are provider settings). */
+export const CONNECTION_PARAMS: readonly string[] = Object.freeze(["tls"]);
+
+/**
+ * An ioredis client for a distlock URL. It reconnects forever with a short capped backoff (a restarted
+ * server is picked up without a new provider) and queues commands only briefly: `maxRetriesPerRequest` 1
+ * and the driver's own per-call timeout make a dead server fail calls instead of hanging them.
+ */
+export function createRedisConnection(url: LockUrl, settings: RedisLockSettings): Redis | Cluster {
+  if (url.backend !== "redis") {
+    throw new InvalidConfigError(
+      "url.scheme",
+      `"${url.scheme}:" is for the ${url.backend} backend; the redis backend takes redis://, rediss://, redis+sentinel:// or redis+cluster://`,
+    );
+  }
+  const tls = url.variant === "tls" || parseTlsParam(url.params.get("tls"));
+  const common: RedisOptions = {
+    username: url.username,
+    password: url.password,
+    connectTimeout: settings.connectTimeoutMs,
+    commandTimeout: settings.commandTimeoutMs,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: true,
+  };
+  const reconnectDelay = (attempt: number) => Math.min(50 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
+  if (url.variant === "cluster") {
+    if (url.path !== "") throw new InvalidConfigError("url.path", "must be empty for redis+cluster: (a cluster has only database 0)");
+    const nodes: ClusterNode[] = url.hosts.map(({ host, port }) => ({ host, port: port ?? DEFAULT_PORT }));
+    return new Cluster(nodes, {
+      redisOptions: { ...common, ...(tls ? { tls: {} } : {}) },
+      enableOfflineQueue: true,
+      clusterRetryStrategy: reconnectDelay,
+      slotsRefreshTimeout: settings.connectTimeoutMs,
+    });
+  }
+  if (url.variant === "sentinel") {
+    if (url.path === "") throw new InvalidConfigError("url.path", "must name the master, e.g. redis+sentinel://h1:26379,h2:26379/mymaster");
+    return new Redis({
+      ...common,
+      sentinels: url.hosts.map(({ host, port }) => ({ host, port: port ?? DEFAULT_SENTINEL_PORT })),
+      name: url.path,
+      retryStrategy: reconnectDelay,
+      sentinelRetryStrategy: reconnectDelay,
+      ...(tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
+    });
+  }
+  const [{ host, port } = { host: "127.0.0.1", port: undefined }] = url.hosts;
+  return new Redis({
+    ...common,
+    host,
+    port: port ?? DEFAULT_PORT,
+    db: parseDatabase(url.path),
+    retryStrategy: reconnectDelay,
+    ...(tls ? { tls: { servername: host } } : {}),
+  });
+}
+
+function parseDatabase(path: string): number {
+  if (path === "") return 0;
+  if (!/^\d{1,5}$/.test(path)) throw new InvalidConfigError("url.path", `"${path}" is not a database number (redis://host:port/<db>)`);
+  return Number(path);
+}
+
+function parseTlsParam(value: string | null): boolean {
+  if (value === null || value === "false") return false;
+  if (value === "true") return true;
+  throw new InvalidConfigError("url.tls", 'must be "true" or "false"');
+}

@@ -1,0 +1,12 @@
+export { createRedisConnection } from "./connection/create-redis-connection.js";
+export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
+export { createRedisLockDriver } from "./create-redis-lock-driver.js";
+export { CLUSTER_SLOTS, keySlot } from "./keys/key-slot.js";
+export { RedisKeyLayout } from "./keys/redis-key-layout.js";
+export { DEFAULT_REDIS_LOCK_OPTIONS, type RedisLockProviderOptions, type RedisLockSettings } from "./options/redis-lock-provider-options.js";
+export { RedisLockDriver, type RedisLockDriverConfig } from "./redis-lock-driver.js";
+export { RedisLockProvider } from "./redis-lock-provider.js";
+export { ACQUIRE_SCRIPT, FORCE_RELEASE_SCRIPT, INSPECT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";
+export { ReleaseLatch } from "./waiting/release-latch.js";
+export { ReleaseSubscriber, type ReleaseSubscriberConfig } from "./waiting/release-subscriber.js";

@@ -1,0 +1,37 @@
+import type { DriverLockProviderOptions, LockUrl } from "@distlock/core";
+import type { Cluster, Redis } from "ioredis";
+
+/** Options of `RedisLockProvider`; give `url` or `client`, not both. */
+export interface RedisLockProviderOptions extends DriverLockProviderOptions {
+  /** `redis://`, `rediss://`, `redis+sentinel://h1:p1,h2:p2/<master>` or `redis+cluster://h1:p1,h2:p2`; the provider creates and closes its connections. */
+  url?: string | LockUrl;
+  /** An ioredis client or cluster you own: the provider uses it (and a duplicate for pub/sub) but never quits it. */
+  client?: Redis | Cluster;
+  /** Namespace of every key and channel: `{<prefix>:<key>}:lock`. No braces. @default "distlock" */
+  prefix?: string;
+  /** How long connecting to a server may take, for connections the provider creates. @default 5000 */
+  connectTimeoutMs?: number;
+  /** Upper bound on every server call (including time spent reconnecting); then it fails with BACKEND_UNAVAILABLE. @default 5000 */
+  commandTimeoutMs?: number;
+  /** How long a release channel stays subscribed after its last waiter left, saving SUBSCRIBE/UNSUBSCRIBE churn. @default 2000 */
+  unsubscribeDelayMs?: number;
+  /** Most leases one renewal script call extends. @default 1000 */
+  renewBatchSize?: number;
+  /** Replicas that must acknowledge a fresh acquisition (`WAIT`); 0 turns it off. Not with Redis Cluster. @default 0 */
+  waitForReplicas?: number;
+  /** How long `WAIT` may block. @default 1000 */
+  waitForReplicasTimeoutMs?: number;
+}
+
+/** The tunables of a provider after defaults were applied. */
+export type RedisLockSettings = Readonly<Required<Omit<RedisLockProviderOptions, "url" | "client" | "holderLabel">>>;
+
+export const DEFAULT_REDIS_LOCK_OPTIONS: RedisLockSettings = Object.freeze({
+  prefix: "distlock",
+  connectTimeoutMs: 5_000,
+  commandTimeoutMs: 5_000,
+  unsubscribeDelayMs: 2_000,
+  renewBatchSize: 1_000,
+  waitForReplicas: 0,
+  waitForReplicasTimeoutMs: 1_000,
+});

@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import { LockError, LockErrorCode, monotonicNow, newOwnerSecret } from "@distlock/core";
+import { startRedis } from "@distlock/test-servers";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createRedisLockDriver } from "./create-redis-lock-driver.js";
+import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
+import type { RedisLockDriver } from "./redis-lock-driver.js";
+import { RedisLockProvider } from "./redis-lock-provider.js";
+
+const server = await startRedis();
+afterAll(() => server.close());
+
+const closables: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.allSettled(closables.splice(0).map((c) => c.close()));
+});
+
+function driver(options: Partial<RedisLockProviderOptions> = {}): RedisLockDriver {
+  const created = createRedisLockDriver({ url: server.url, ...options });
+  closables.push(created);
+  return created;
+}
+
+function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockProvider {
+  const created = new RedisLockProvider({ url: server.url, ...options });
+  closables.push(created);
+  return created;
+}
+
+/** How often the server ran a command so far (INFO commandstats). */
+async function calls(command: string): Promise<number> {
+  const info = String(await server.command("INFO", "commandstats"));
+  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+}
+
+const key = (label: string) => `driver:${label}:${randomUUID()}`;
+
+describe("redis lock driver", () => {
+  it("renews 250 holds with one script call per renewBatchSize holds", async () => {
+    const locks = driver({ renewBatchSize: 100 });
+    const renewals = Array.from({ length: 250 }, () => ({ key: key("batch"), ownerSecret: newOwnerSecret(), ttlMs: 60_000 }));
+    for (const r of renewals) await locks.tryAcquire({ ...r, holder: "test", ttlMs: 1_000 });
+    await locks.renew(renewals.slice(0, 1));
+    const before = (await calls("evalsha")) + (await calls("eval"));
+    const renewed = await locks.renew([...renewals, { key: key("never-held"), ownerSecret: newOwnerSecret(), ttlMs: 60_000 }]);
+    expect((await calls("evalsha")) + (await calls("eval")) - before).toBe(3);
+    expect(renewed).toEqual([...renewals.map(() => true), false]);
+    expect((await locks.inspect((renewals[0] as { key: string }).key))?.ttlRemainingMs).toBeGreaterThan(30_000);
+  });
+
+  it("a renewal never shortens a longer lease", async () => {
+    const locks = driver();
+    const request = { key: key("no-shorten"), ownerSecret: newOwnerSecret(), holder: "test", ttlMs: 60_000 };
+    await locks.tryAcquire(request);
+    expect(await locks.renew([{ ...request, ttlMs: 1_000 }])).toEqual([true]);
+    expect((await locks.inspect(request.key))?.ttlRemainingMs).toBeGreaterThan(50_000);
+  });
+
+  it("waiters on many keys share one subscriber connection, which stays after they leave only until unsubscribeDelayMs", async () => {
+    const [holders, waiters] = [provider(), provider({ unsubscribeDelayMs: 200 })];
+    const keys = Array.from({ length: 12 }, () => key("shared-subscriber"));
+    const held = await Promise.all(keys.map((k) => holders.acquire(k, { ttlMs: 30_000 })));
+    const pubsubClientsBefore = await pubsubClients();
+    const waiting = keys.map((k) => waiters.acquire(k, { ttlMs: 30_000 }));
+    await expect.poll(async () => Number(((await server.command("PUBSUB", "NUMSUB", `{distlock:${keys[11]}}:released`)) as unknown[])[1])).toBe(1);
+    expect((await pubsubClients()) - pubsubClientsBefore).toBe(1);
+    await Promise.all(held.map((lock) => lock.release()));
+    await Promise.all((await Promise.all(waiting)).map((lock) => lock.release()));
+    await expect
+      .poll(
+        async () =>
+          Number(await server.command("PUBSUB", "NUMPAT")) + ((await server.command("PUBSUB", "CHANNELS", "{distlock:driver:shared*")) as unknown[]).length,
+      )
+      .toBe(0);
+  });
+
+  it("a waiter does not poll: it sends no acquire attempts while the holder keeps the key, and wins promptly on release", async () => {
+    const [holderSide, waiterSide] = [provider(), provider()];
+    const k = key("no-polling");
+    const holder = await holderSide.acquire(k, { ttlMs: 30_000 });
+    const attemptsBefore = await calls("evalsha");
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await calls("evalsha")) - attemptsBefore).toBeLessThanOrEqual(2);
+    const releasedAt = monotonicNow();
+    await holder.release();
+    await waiting;
+    expect(monotonicNow() - releasedAt).toBeLessThan(100);
+  });
+
+  it("scripts still run after the server forgot them (SCRIPT FLUSH)", async () => {
+    const locks = provider();
+    const first = await locks.acquire(key("noscript"));
+    await server.command("SCRIPT", "FLUSH");
+    await first.release();
+    expect(await locks.tryAcquire(key("noscript"))).not.toBeNull();
+  });
+
+  it("fencing tokens keep rising after the server lost its data", async () => {
+    const locks = provider();
+    const k = key("data-loss");
+    const before = await locks.acquire(k);
+    await server.command("FLUSHALL");
+    const after = await locks.acquire(k);
+    expect(after.fencingToken as bigint).toBeGreaterThan(before.fencingToken as bigint);
+  });
+
+  it("with waitForReplicas, an acquisition no replica acknowledged fails with BACKEND_UNAVAILABLE and leaves the key free", async () => {
+    const locks = provider({ waitForReplicas: 1, waitForReplicasTimeoutMs: 50 });
+    const k = key("wait-replicas");
+    const error = await locks.acquire(k).catch((e: unknown) => e);
+    expect(LockError.is(error, LockErrorCode.BackendUnavailable), String(error)).toBe(true);
+    expect((error as Error).message).toContain("0 of 1 replicas");
+    expect(await locks.inspect(k)).toBeNull();
+  });
+});
+
+async function pubsubClients(): Promise<number> {
+  const list = String(await server.command("CLIENT", "LIST"));
+  return list.split("\n").filter((line) => / flags=\S*P/.test(line) || / sub=[1-9]/.test(line)).length;
+}

@@ -1,0 +1,194 @@
+import {
+  BackendUnavailableError,
+  type DriverAcquireRequest,
+  type DriverAcquireResult,
+  type DriverRenewal,
+  type LockCapabilities,
+  type LockDriver,
+  type LockState,
+  type ReleaseWatch,
+  redactCredentials,
+} from "@distlock/core";
+import type { Cluster, Redis } from "ioredis";
+import { keySlot } from "./keys/key-slot.js";
+import { RedisKeyLayout } from "./keys/redis-key-layout.js";
+import type { RedisLockSettings } from "./options/redis-lock-provider-options.js";
+import { ACQUIRE_SCRIPT, FORCE_RELEASE_SCRIPT, INSPECT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
+import { withTimeout } from "./util/with-timeout.js";
+import { ReleaseSubscriber } from "./waiting/release-subscriber.js";
+
+/** What a `RedisLockDriver` runs on. */
+export interface RedisLockDriverConfig {
+  readonly client: Redis | Cluster;
+  /** True when the driver created `client` and must close it. */
+  readonly ownsClient: boolean;
+  readonly settings: RedisLockSettings;
+  /** Where the client points, credentials masked, for messages. */
+  readonly target: string;
+}
+
+const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: false, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 });
+
+/** The lock operations as atomic Lua scripts on one Redis, Sentinel-managed master or Cluster. */
+export class RedisLockDriver implements LockDriver {
+  readonly backend = "redis";
+  readonly capabilities = CAPABILITIES;
+  readonly layout: RedisKeyLayout;
+  readonly #config: RedisLockDriverConfig;
+  readonly #client: Redis | Cluster;
+  readonly #subscriber: ReleaseSubscriber;
+  #lastConnectionError: string | undefined;
+  #warnedAboutWait = false;
+
+  constructor(config: RedisLockDriverConfig) {
+    this.#config = Object.freeze({ ...config });
+    this.#client = config.client;
+    this.layout = new RedisKeyLayout(config.settings.prefix);
+    if (config.ownsClient) this.#trackErrors(config.client);
+    this.#subscriber = new ReleaseSubscriber({
+      connect: () => this.#trackErrors(config.client.isCluster ? (config.client as Cluster).duplicate() : (config.client as Redis).duplicate()),
+      bound: (operation, call) => this.#bound(operation, call),
+      unsubscribeDelayMs: config.settings.unsubscribeDelayMs,
+    });
+  }
+
+  async tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    const { key, ownerSecret, holder, ttlMs } = request;
+    const run = ACQUIRE_SCRIPT.run(this.#target, [this.layout.lockKey(key), this.layout.fenceKey(key)], [ownerSecret, holder, ttlMs]);
+    const releaseLateGrant = (reply: unknown) => {
+      if ((reply as unknown[])[0] === 1) void this.release(key, ownerSecret).catch(() => undefined);
+    };
+    const reply = (await this.#bound("acquire", run, releaseLateGrant)) as [number, ...unknown[]];
+    if (reply[0] !== 1) {
+      const left = Number(reply[1]);
+      return { acquired: false, retryAfterMs: left >= 0 ? left : this.#config.settings.commandTimeoutMs };
+    }
+    const [, token, holdCount, leftMs] = reply;
+    if (holdCount === 1 && this.#config.settings.waitForReplicas > 0) await this.#awaitReplicas(key, ownerSecret);
+    return { acquired: true, fencingToken: BigInt(String(token)), holdCount: Number(holdCount), ttlMs: Number(leftMs) };
+  }
+
+  watchReleases(key: string): Promise<ReleaseWatch> {
+    return this.#subscriber.watch(this.layout.releaseChannel(key)).catch((error: unknown) => {
+      throw this.#failure("subscribe", error);
+    });
+  }
+
+  async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
+    const renewed = renewals.map(() => false);
+    await Promise.all(
+      this.#renewalBatches(renewals).map(async (batch) => {
+        const keys = batch.map((i) => this.layout.lockKey((renewals[i] as DriverRenewal).key));
+        const args = batch.flatMap((i) => [(renewals[i] as DriverRenewal).ownerSecret, (renewals[i] as DriverRenewal).ttlMs]);
+        const reply = (await this.#run("renew", RENEW_SCRIPT, keys, args)) as number[];
+        batch.forEach((index, j) => {
+          renewed[index] = reply[j] === 1;
+        });
+      }),
+    );
+    return renewed;
+  }
+
+  async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
+    const [held, holdCount] = (await this.#run("release", RELEASE_SCRIPT, [this.layout.lockKey(key)], [ownerSecret, this.layout.releaseChannel(key)])) as [
+      number,
+      number,
+    ];
+    return { held: held === 1, holdCount: Number(holdCount) };
+  }
+
+  async inspect(key: string): Promise<LockState | null> {
+    const reply = (await this.#run("inspect", INSPECT_SCRIPT, [this.layout.lockKey(key)], [])) as [number, string, number, string, number];
+    if (reply[0] !== 1) return null;
+    const [, holder, holdCount, token, leftMs] = reply;
+    return { key, holder, holdCount: Number(holdCount), fencingToken: BigInt(token), ttlRemainingMs: Math.max(0, Number(leftMs)) };
+  }
+
+  async forceRelease(key: string): Promise<boolean> {
+    return (await this.#run("forceRelease", FORCE_RELEASE_SCRIPT, [this.layout.lockKey(key)], [this.layout.releaseChannel(key)])) === 1;
+  }
+
+  /** Disconnects at once (no QUIT round trip): the provider has already released its holds, and nothing may wait on a dead server. */
+  async close(): Promise<void> {
+    await this.#subscriber.close();
+    if (this.#config.ownsClient) this.#client.disconnect();
+  }
+
+  /** Index groups of `renewals`, one per script call: one Cluster slot each, at most `renewBatchSize` long. */
+  #renewalBatches(renewals: readonly DriverRenewal[]): number[][] {
+    const bySlot = new Map<number, number[]>();
+    renewals.forEach(({ key }, index) => {
+      const slot = this.#client.isCluster ? keySlot(this.layout.lockKey(key)) : 0;
+      const group = bySlot.get(slot) ?? [];
+      if (group.length === 0) bySlot.set(slot, group);
+      group.push(index);
+    });
+    const size = this.#config.settings.renewBatchSize;
+    return [...bySlot.values()].flatMap((group) => Array.from({ length: Math.ceil(group.length / size) }, (_, i) => group.slice(i * size, (i + 1) * size)));
+  }
+
+  async #awaitReplicas(key: string, ownerSecret: string): Promise<void> {
+    const { waitForReplicas, waitForReplicasTimeoutMs } = this.#config.settings;
+    let acknowledged: number;
+    try {
+      acknowledged = Number(
+        await this.#bound("wait", (this.#client as Redis).wait(waitForReplicas, waitForReplicasTimeoutMs), undefined, waitForReplicasTimeoutMs),
+      );
+    } catch (error) {
+      if (error instanceof Error && /unknown command|not allowed|NOPERM/i.test(error.message)) return this.#warnNoWait(error);
+      await this.release(key, ownerSecret).catch(() => undefined);
+      throw this.#failure("wait", error);
+    }
+    if (acknowledged >= waitForReplicas) return;
+    await this.release(key, ownerSecret).catch(() => undefined);
+    throw new BackendUnavailableError(
+      "redis",
+      `only ${acknowledged} of ${waitForReplicas} replicas acknowledged the acquisition of "${key}" on ${this.#config.target} within ${waitForReplicasTimeoutMs} ms; it was released again`,
+    );
+  }
+
+  #warnNoWait(error: Error): void {
+    if (this.#warnedAboutWait) return;
+    this.#warnedAboutWait = true;
+    process.emitWarning(`${this.#config.target} refuses WAIT (${error.message}); distlock acquires without replica acknowledgement.`, {
+      code: "DISTLOCK_REDIS_NO_WAIT",
+    });
+  }
+
+  get #target(): ScriptTarget {
+    return this.#client as unknown as ScriptTarget;
+  }
+
+  #run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return this.#bound(operation, script.run(this.#target, keys, args));
+  }
+
+  /** Bounds a server call by `commandTimeoutMs` and maps its failure to `BackendUnavailableError`. */
+  async #bound<T>(operation: string, call: Promise<T>, onLate?: (value: T) => void, extraMs = 0): Promise<T> {
+    const timeoutMs = this.#config.settings.commandTimeoutMs + extraMs;
+    try {
+      return await withTimeout(call, timeoutMs, () => new Error(`no answer within ${timeoutMs} ms`), onLate);
+    } catch (error) {
+      throw this.#failure(operation, error);
+    }
+  }
+
+  #failure(operation: string, error: unknown): Error {
+    if (BackendUnavailableError.is(error)) return error;
+    const message = redactCredentials(error instanceof Error ? error.message : String(error));
+    const lastError =
+      this.#lastConnectionError === undefined || message.includes(this.#lastConnectionError) ? "" : ` (last connection error: ${this.#lastConnectionError})`;
+    return new BackendUnavailableError("redis", `${operation} on ${this.#config.target} failed: ${message}${lastError}`, { cause: error });
+  }
+
+  #trackErrors<C extends Redis | Cluster>(client: C): C {
+    client.on("error", (error: Error) => {
+      this.#lastConnectionError = redactCredentials(error.message);
+    });
+    client.on("ready", () => {
+      this.#lastConnectionError = undefined;
+    });
+    return client;
+  }
+}

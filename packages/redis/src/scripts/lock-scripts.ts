@@ -1,0 +1,97 @@
+import { RedisScript } from "./redis-script.js";
+
+/**
+ * Takes or re-enters a lock. KEYS: lock hash, fencing counter. ARGV: owner secret, holder label, ttl ms.
+ * Returns {1, token, holdCount, ttlMs} when granted, {0, holder's remaining ttl ms} when refused.
+ * The token is max(counter + 1, server clock in µs), so it keeps rising even if the counter was lost
+ * (restart without persistence, failover to a lagging replica) as long as the server clock does not go back.
+ */
+export const ACQUIRE_SCRIPT = new RedisScript(
+  "distlock:acquire",
+  `
+local owner = redis.call("HGET", KEYS[1], "owner")
+local ttl = tonumber(ARGV[3])
+if not owner then
+  local now = redis.call("TIME")
+  local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
+  local last = tonumber(redis.call("GET", KEYS[2]) or "0")
+  local token = string.format("%.0f", math.max(last + 1, clock))
+  redis.call("SET", KEYS[2], token)
+  redis.call("HSET", KEYS[1], "owner", ARGV[1], "holder", ARGV[2], "count", 1, "token", token)
+  redis.call("PEXPIRE", KEYS[1], ttl)
+  return {1, token, 1, ttl}
+end
+if owner == ARGV[1] then
+  local count = redis.call("HINCRBY", KEYS[1], "count", 1)
+  local left = redis.call("PTTL", KEYS[1])
+  if left < ttl then
+    redis.call("PEXPIRE", KEYS[1], ttl)
+    left = ttl
+  end
+  return {1, redis.call("HGET", KEYS[1], "token"), count, left}
+end
+return {0, redis.call("PTTL", KEYS[1])}
+`,
+  2,
+);
+
+/**
+ * Drops one level of a hold; deletes the hash and publishes a wake-up at zero.
+ * KEYS: lock hash. ARGV: owner secret, release channel. Returns {held 1|0, holdCount left}.
+ */
+export const RELEASE_SCRIPT = new RedisScript(
+  "distlock:release",
+  `
+if redis.call("HGET", KEYS[1], "owner") ~= ARGV[1] then return {0, 0} end
+local count = redis.call("HINCRBY", KEYS[1], "count", -1)
+if count > 0 then return {1, count} end
+redis.call("DEL", KEYS[1])
+redis.call("PUBLISH", ARGV[2], "")
+return {1, 0}
+`,
+  1,
+);
+
+/**
+ * Extends many leases at once, never shortening one. KEYS: lock hashes (one slot on a Cluster).
+ * ARGV: owner secret and ttl ms per key, in key order. Returns one 1|0 per key.
+ */
+export const RENEW_SCRIPT = new RedisScript(
+  "distlock:renew",
+  `
+local renewed = {}
+for i = 1, #KEYS do
+  local ttl = tonumber(ARGV[i * 2])
+  if redis.call("HGET", KEYS[i], "owner") == ARGV[i * 2 - 1] then
+    if redis.call("PTTL", KEYS[i]) < ttl then redis.call("PEXPIRE", KEYS[i], ttl) end
+    renewed[i] = 1
+  else
+    renewed[i] = 0
+  end
+end
+return renewed
+`,
+  "variable",
+);
+
+/** The public view of a lock. KEYS: lock hash. Returns {0} when free, else {1, holder, holdCount, token, ttlMs}. */
+export const INSPECT_SCRIPT = new RedisScript(
+  "distlock:inspect",
+  `
+local fields = redis.call("HMGET", KEYS[1], "holder", "count", "token")
+if not fields[1] then return {0} end
+return {1, fields[1], tonumber(fields[2]), fields[3], redis.call("PTTL", KEYS[1])}
+`,
+  1,
+);
+
+/** Frees a lock whoever holds it and wakes its waiters. KEYS: lock hash. ARGV: release channel. Returns 1|0. */
+export const FORCE_RELEASE_SCRIPT = new RedisScript(
+  "distlock:force-release",
+  `
+if redis.call("DEL", KEYS[1]) == 0 then return 0 end
+redis.call("PUBLISH", ARGV[1], "")
+return 1
+`,
+  1,
+);

@@ -1,0 +1,43 @@
+import { createHash } from "node:crypto";
+
+/** The slice of an ioredis client or cluster a script needs. */
+export interface ScriptTarget {
+  evalsha(sha: string, numberOfKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  eval(lua: string, numberOfKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+}
+
+/**
+ * One Lua script run by EVALSHA, falling back to EVAL (which also caches it on the server) when
+ * the server answers NOSCRIPT, e.g. after a restart or a failover. Works on any client without changing it.
+ */
+export class RedisScript {
+  readonly name: string;
+  readonly lua: string;
+  readonly sha: string;
+  readonly numberOfKeys: number | "variable";
+
+  constructor(name: string, lua: string, numberOfKeys: number | "variable") {
+    this.name = name;
+    this.lua = lua;
+    this.sha = createHash("sha1").update(lua).digest("hex");
+    this.numberOfKeys = numberOfKeys;
+    Object.freeze(this);
+  }
+
+  async run(target: ScriptTarget, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    if (this.numberOfKeys !== "variable" && keys.length !== this.numberOfKeys) {
+      throw new RangeError(`script ${this.name} takes ${this.numberOfKeys} keys, got ${keys.length}`);
+    }
+    const keysAndArgs = [...keys, ...args.map(String)];
+    try {
+      return await target.evalsha(this.sha, keys.length, ...keysAndArgs);
+    } catch (error) {
+      if (!isNoScript(error)) throw error;
+      return target.eval(this.lua, keys.length, ...keysAndArgs);
+    }
+  }
+}
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("NOSCRIPT");
+}

@@ -1,0 +1,116 @@
+import type { ReleaseWatch } from "@distlock/core";
+import type { Cluster, Redis } from "ioredis";
+import { ReleaseLatch } from "./release-latch.js";
+
+interface Channel {
+  readonly latches: Set<ReleaseLatch>;
+  /** Settles once SUBSCRIBE was acknowledged. */
+  readonly subscribed: Promise<void>;
+  idleTimer: NodeJS.Timeout | undefined;
+}
+
+/** How the subscriber connection is made and how long its calls may take. */
+export interface ReleaseSubscriberConfig {
+  /** Creates the dedicated pub/sub connection, on first use. */
+  readonly connect: () => Redis | Cluster;
+  /** Bound on SUBSCRIBE; the caller maps the rejection. */
+  readonly bound: <T>(operation: string, call: Promise<T>) => Promise<T>;
+  /** How long a channel stays subscribed without watchers. */
+  readonly unsubscribeDelayMs: number;
+}
+
+/**
+ * One pub/sub connection per provider, multiplexing the release channels of every key waited on,
+ * reference-counted per channel; a channel's subscription lingers a little after its last waiter left.
+ */
+export class ReleaseSubscriber {
+  readonly #config: ReleaseSubscriberConfig;
+  readonly #channels = new Map<string, Channel>();
+  #connection: Redis | Cluster | undefined;
+  #closed = false;
+
+  constructor(config: ReleaseSubscriberConfig) {
+    this.#config = Object.freeze({ ...config });
+  }
+
+  /** Subscribes to `channel` (or joins the subscription) and resolves once releases will be seen. */
+  async watch(channel: string): Promise<ReleaseWatch> {
+    if (this.#closed) throw new Error("the release subscriber is closed");
+    const entry = this.#channels.get(channel) ?? this.#subscribe(channel);
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = undefined;
+    const latch = new ReleaseLatch((closed) => this.#leave(channel, entry, closed));
+    entry.latches.add(latch);
+    try {
+      await entry.subscribed;
+    } catch (error) {
+      latch.close();
+      throw error;
+    }
+    return latch;
+  }
+
+  /** Number of channels currently subscribed (or being subscribed). */
+  get channelCount(): number {
+    return this.#channels.size;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const entry of this.#channels.values()) {
+      clearTimeout(entry.idleTimer);
+      for (const latch of entry.latches) latch.close();
+    }
+    this.#channels.clear();
+    this.#connection?.disconnect();
+    this.#connection = undefined;
+  }
+
+  /** After a reconnect, releases published while the connection was down are unknown: let every waiter retry once. */
+  #notifyAll(): void {
+    for (const entry of this.#channels.values()) for (const latch of entry.latches) latch.notify();
+  }
+
+  #subscribe(channel: string): Channel {
+    const connection = this.#connect();
+    const subscribed = this.#config.bound("subscribe", connection.subscribe(channel)).then(() => undefined);
+    const entry: Channel = { latches: new Set(), subscribed, idleTimer: undefined };
+    this.#channels.set(channel, entry);
+    subscribed.catch(() => {
+      if (this.#channels.get(channel) === entry) this.#channels.delete(channel);
+    });
+    return entry;
+  }
+
+  #leave(channel: string, entry: Channel, latch: ReleaseLatch): void {
+    entry.latches.delete(latch);
+    if (entry.latches.size > 0 || this.#channels.get(channel) !== entry) return;
+    const drop = () => {
+      if (this.#channels.get(channel) !== entry || entry.latches.size > 0) return;
+      this.#channels.delete(channel);
+      this.#connection?.unsubscribe(channel).catch(() => undefined);
+    };
+    if (this.#config.unsubscribeDelayMs === 0) {
+      drop();
+      return;
+    }
+    entry.idleTimer = setTimeout(drop, this.#config.unsubscribeDelayMs);
+    entry.idleTimer.unref();
+  }
+
+  #connect(): Redis | Cluster {
+    if (this.#connection !== undefined) return this.#connection;
+    const connection = this.#config.connect();
+    connection.on("message", (channel: string) => {
+      for (const latch of this.#channels.get(channel)?.latches ?? []) latch.notify();
+    });
+    let connectedBefore = false;
+    connection.on("ready", () => {
+      if (connectedBefore) this.#notifyAll();
+      connectedBefore = true;
+    });
+    this.#connection = connection;
+    return connection;
+  }
+}
