@@ -3,9 +3,19 @@ import { randomBytes } from "node:crypto";
 
 const scopes = new AsyncLocalStorage<string>();
 
-/** A fresh owner secret: 144 random bits, base64url. */
+const SECRET_BYTES = 18;
+const POOL_BYTES = SECRET_BYTES * 256;
+let pool = Buffer.alloc(0);
+let offset = POOL_BYTES;
+
+/** A fresh owner secret: 144 random bits, base64url; drawn from a pool, as `crypto.randomUUID()` does. */
 export function newOwnerSecret(): string {
-  return randomBytes(18).toString("base64url");
+  if (offset + SECRET_BYTES > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    offset = 0;
+  }
+  offset += SECRET_BYTES;
+  return pool.toString("base64url", offset - SECRET_BYTES, offset);
 }
 
 /** Runs `fn` as one lock owner: every acquire inside it (without an explicit `owner`) re-enters the keys it already holds. */

@@ -15,7 +15,7 @@ import type { AcquireOptions, Lock, LockCapabilities, LockProvider, LockState } 
 import { Hold } from "./hold.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
 import { LocalWaitQueue } from "./local-wait-queue.js";
-import { LockHandle } from "./lock-handle.js";
+import { type HoldOperations, LockHandle } from "./lock-handle.js";
 import { pollUntilGranted } from "./poll-until-granted.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
 
@@ -35,6 +35,7 @@ export class DriverLockProvider implements LockProvider {
   readonly #scheduler: RenewalScheduler;
   readonly #queue = new LocalWaitQueue();
   readonly #closing = new AbortController();
+  readonly #operations: HoldOperations = { release: (hold) => this.#release(hold), renew: (hold, ttlMs) => this.#renew(hold, ttlMs) };
   #closed: Promise<void> | undefined;
 
   constructor(driver: LockDriver, options: DriverLockProviderOptions = {}) {
@@ -127,6 +128,7 @@ export class DriverLockProvider implements LockProvider {
     if (hold?.active) {
       hold.extend(validUntil, startedAt, request.ttlMs);
       hold.autoRenew ||= settings.autoRenew !== false;
+      this.#scheduler.add(hold);
     } else {
       hold = new Hold({ ...request, fencingToken: granted.fencingToken, autoRenew: settings.autoRenew !== false, validUntil, startedAt }, (ended) =>
         this.#forget(id, ended),
@@ -135,14 +137,14 @@ export class DriverLockProvider implements LockProvider {
       this.#scheduler.add(hold);
     }
     hold.openHandles += 1;
-    return new LockHandle(hold, request.holder, granted.holdCount, { release: (h) => this.#release(h), renew: (h, ttl) => this.#renew(h, ttl) });
+    return new LockHandle(hold, request.holder, granted.holdCount, this.#operations);
   }
 
   async #release(hold: Hold): Promise<void> {
     const outcome = await this.#call("release", () => this.#driver.release(hold.key, hold.ownerSecret));
     if (!outcome.held) {
       hold.lose("the server no longer shows this owner holding it");
-      throw hold.signal.reason ?? new LockLostError(hold.key, "the server no longer shows this owner holding it");
+      throw hold.lostReason;
     }
     hold.openHandles -= 1;
     if (outcome.holdCount === 0 || hold.openHandles <= 0) hold.finish();
@@ -150,13 +152,13 @@ export class DriverLockProvider implements LockProvider {
 
   async #renew(hold: Hold, ttlMs: number | undefined): Promise<void> {
     if (ttlMs !== undefined) validateAcquireOptions({ ttlMs });
-    if (!hold.active) throw hold.signal.reason ?? new LockLostError(hold.key, "it was already released");
+    if (!hold.active) throw hold.lostReason ?? new LockLostError(hold.key, "it was already released");
     const ttl = roundTtl(ttlMs ?? hold.ttlMs, this.capabilities);
     const startedAt = monotonicNow();
     const [held] = await this.#call("renew", () => this.#driver.renew([{ key: hold.key, ownerSecret: hold.ownerSecret, ttlMs: ttl }]));
     if (held !== true) {
       hold.lose("the server no longer shows this owner holding it");
-      throw hold.signal.reason;
+      throw hold.lostReason;
     }
     hold.ttlMs = ttl;
     hold.extend(conservativeDeadline(startedAt, ttl), startedAt, ttl);

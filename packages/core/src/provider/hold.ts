@@ -14,7 +14,8 @@ export class Hold {
   #validUntil: number;
   #renewAt: number;
   #deadline: NodeJS.Timeout | undefined;
-  readonly #controller = new AbortController();
+  #controller: AbortController | undefined;
+  #lostReason: LockLostError | undefined;
   readonly #onEnd: (hold: Hold) => void;
 
   constructor(
@@ -32,8 +33,18 @@ export class Hold {
     this.#armDeadline();
   }
 
+  /** Created on first use: most holds end without anyone listening. */
   get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#lostReason !== undefined) this.#controller.abort(this.#lostReason);
+    }
     return this.#controller.signal;
+  }
+
+  /** Why the hold was lost, once it was. */
+  get lostReason(): LockLostError | undefined {
+    return this.#lostReason;
   }
 
   get validUntil(): number {
@@ -46,7 +57,7 @@ export class Hold {
   }
 
   get active(): boolean {
-    return !this.#controller.signal.aborted && this.openHandles > 0;
+    return this.#lostReason === undefined && this.openHandles > 0;
   }
 
   /** Records a successful renewal or re-entry whose lease started at `startedAt`; deadlines only move forward. */
@@ -66,8 +77,9 @@ export class Hold {
 
   /** The hold can no longer be proven: abort its signal and forget it. */
   lose(reason: string, cause?: unknown): void {
-    if (this.#controller.signal.aborted) return;
-    this.#controller.abort(new LockLostError(this.key, reason, cause === undefined ? undefined : { cause }));
+    if (this.#lostReason !== undefined) return;
+    this.#lostReason = new LockLostError(this.key, reason, cause === undefined ? undefined : { cause });
+    this.#controller?.abort(this.#lostReason);
     this.#end();
   }
 

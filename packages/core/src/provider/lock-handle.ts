@@ -36,7 +36,7 @@ export class LockHandle implements Lock {
   }
 
   remainingMs(): number {
-    if (this.#hold.signal.aborted) return 0;
+    if (this.#hold.lostReason !== undefined) return 0;
     return Math.max(0, this.#hold.validUntil - monotonicNow());
   }
 

@@ -11,6 +11,7 @@ export class RenewalScheduler {
   readonly #driver: LockDriver;
   readonly #holds = new Set<Hold>();
   #timer: NodeJS.Timeout | undefined;
+  #timerDueAt = Number.POSITIVE_INFINITY;
   #running = false;
   #stopped = false;
 
@@ -21,7 +22,7 @@ export class RenewalScheduler {
   add(hold: Hold): void {
     if (this.#stopped) return;
     this.#holds.add(hold);
-    this.#schedule();
+    if (hold.autoRenew && hold.renewAt < this.#timerDueAt) this.#schedule();
   }
 
   remove(hold: Hold): void {
@@ -33,6 +34,7 @@ export class RenewalScheduler {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#timerDueAt = Number.POSITIVE_INFINITY;
     this.#holds.clear();
   }
 
@@ -42,6 +44,7 @@ export class RenewalScheduler {
     for (const hold of this.#holds) if (hold.autoRenew) next = Math.min(next, hold.renewAt);
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#timerDueAt = next;
     if (next === Number.POSITIVE_INFINITY) return;
     this.#timer = setTimeout(() => void this.#tick(), Math.max(0, next - monotonicNow()));
     this.#timer.unref();
@@ -49,6 +52,7 @@ export class RenewalScheduler {
 
   async #tick(): Promise<void> {
     this.#timer = undefined;
+    this.#timerDueAt = Number.POSITIVE_INFINITY;
     this.#running = true;
     try {
       const now = monotonicNow();
