@@ -1,0 +1,43 @@
+import type { DriverLockProviderOptions, LockUrl } from "@distlock/core";
+import type { Redis } from "ioredis";
+
+/** Options of `RedlockLockProvider`; give `url` or `clients`, not both. */
+export interface RedlockLockProviderOptions extends DriverLockProviderOptions {
+  /** `redlock://h1:p1,h2:p2,...`: one independent Redis master per host; the provider creates and closes the connections. */
+  url?: string | LockUrl;
+  /** Independent ioredis clients you own, one per master: the provider uses them (and a duplicate each for pub/sub) but never quits them. */
+  clients?: readonly Redis[];
+  /** Namespace of every key and channel: `{<prefix>:<key>}:lock`. No braces. @default "distlock-redlock" */
+  prefix?: string;
+  /** How long connecting to a node may take, for connections the provider creates. @default 5000 */
+  connectTimeoutMs?: number;
+  /** Longest wait for one node's answer; a slower node counts as an error vote. Capped at a tenth of the lease for acquire and renew. @default 250 */
+  nodeTimeoutMs?: number;
+  /** Clock drift assumed per lease, as a fraction of the TTL; never less than core's `DRIFT_FACTOR`. @default 0.01 */
+  driftFactor?: number;
+  /** Clock drift assumed per lease on top of `driftFactor`, in ms; never less than core's `DRIFT_FLOOR_MS`. @default 2 */
+  driftFloorMs?: number;
+  /** Longest random pause before retrying after a split vote (several contenders each took some nodes). @default 50 */
+  retryJitterMs?: number;
+  /** Issue fencing tokens (one extra round trip per fresh acquisition); false gives `fencingToken: null`. @default true */
+  fencing?: boolean;
+  /** How long a release channel stays subscribed after its last waiter left. @default 2000 */
+  unsubscribeDelayMs?: number;
+  /** Most leases one renewal script call per node extends. @default 1000 */
+  renewBatchSize?: number;
+}
+
+/** The tunables of a provider after defaults were applied. */
+export type RedlockLockSettings = Readonly<Required<Omit<RedlockLockProviderOptions, "url" | "clients" | "holderLabel">>>;
+
+export const DEFAULT_REDLOCK_LOCK_OPTIONS: RedlockLockSettings = Object.freeze({
+  prefix: "distlock-redlock",
+  connectTimeoutMs: 5_000,
+  nodeTimeoutMs: 250,
+  driftFactor: 0.01,
+  driftFloorMs: 2,
+  retryJitterMs: 50,
+  fencing: true,
+  unsubscribeDelayMs: 2_000,
+  renewBatchSize: 1_000,
+});

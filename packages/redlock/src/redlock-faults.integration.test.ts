@@ -1,0 +1,198 @@
+import { randomUUID } from "node:crypto";
+import { LockError, LockErrorCode, monotonicNow, type QuorumNotReachedError } from "@distlock/core";
+import { startRedisGroup } from "@distlock/test-servers";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { RedlockLockProvider } from "./redlock-lock-provider.js";
+
+const TTL_MS = 1_000;
+/** Timer and event-loop slack on top of a conservative deadline. */
+const DEADLINE_SLACK_MS = 100;
+
+const group = await startRedisGroup(5);
+afterAll(() => group.close());
+
+const providers: RedlockLockProvider[] = [];
+afterEach(async () => {
+  await Promise.all(group.servers.map((server) => server.start()));
+  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
+});
+
+/** A provider whose connections to every node are up, so a short per-node bound measures the nodes, not connection setup. */
+async function provider(): Promise<RedlockLockProvider> {
+  const created = new RedlockLockProvider({ url: group.url, nodeTimeoutMs: 200, connectTimeoutMs: 500 });
+  providers.push(created);
+  await expect
+    .poll(() =>
+      created.inspect("warm-up").then(
+        () => true,
+        () => false,
+      ),
+    )
+    .toBe(true);
+  return created;
+}
+
+function killServers(...indexes: number[]): Promise<void> {
+  return Promise.all(indexes.map((i) => group.servers[i]?.kill())).then(() => undefined);
+}
+
+function aborted(signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted) return Promise.resolve(signal.reason);
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
+}
+
+function lockKeyOnServer(key: string): string {
+  return `{distlock-redlock:${key}}:lock`;
+}
+
+describe("redlock with a minority of masters down", () => {
+  it("with 2 of 5 masters killed, acquire, renew, re-entry, the watchdog and release still work", async () => {
+    await killServers(3, 4);
+    const [locks, other] = [await provider(), await provider()];
+    const key = `minority:${randomUUID()}`;
+    const owner = `owner-${randomUUID()}`;
+    const lock = await locks.acquire(key, { ttlMs: TTL_MS, owner });
+    await lock.renew();
+    const again = await locks.acquire(key, { ttlMs: TTL_MS, owner });
+    expect(again.holdCount).toBe(2);
+    expect(again.fencingToken).toBe(lock.fencingToken);
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS * 2));
+    expect(lock.signal.aborted).toBe(false);
+    expect(await other.tryAcquire(key)).toBeNull();
+    await again.release();
+    await lock.release();
+    expect(await other.inspect(key)).toBeNull();
+    const next = await other.tryAcquire(key, { ttlMs: TTL_MS });
+    expect(next?.fencingToken as bigint).toBeGreaterThan(lock.fencingToken as bigint);
+  });
+
+  it("a lock held on all 5 masters stays held and exclusive when 2 of them die", async () => {
+    const [locks, other] = [await provider(), await provider()];
+    const key = `dying:${randomUUID()}`;
+    const lock = await locks.acquire(key, { ttlMs: TTL_MS });
+    await killServers(0, 1);
+    await new Promise((resolve) => setTimeout(resolve, TTL_MS * 2));
+    expect(lock.signal.aborted).toBe(false);
+    expect(await other.tryAcquire(key)).toBeNull();
+    expect((await other.inspect(key))?.holder).toBe(lock.holder);
+    await lock.release();
+  });
+});
+
+describe("redlock with a majority of masters down", () => {
+  it("with 3 of 5 masters killed, acquire fails with QUORUM_NOT_REACHED naming each node's vote, and leaves nothing behind", async () => {
+    const locks = await provider();
+    await killServers(0, 1, 2);
+    const key = `majority-down:${randomUUID()}`;
+    const error = await locks.tryAcquire(key, { ttlMs: TTL_MS }).catch((e: unknown) => e);
+    expect(LockError.is(error, LockErrorCode.QuorumNotReached), String(error)).toBe(true);
+    const outcomes = (error as QuorumNotReachedError).outcomes;
+    expect(outcomes.map((o) => o.vote)).toEqual(["error", "error", "error", "for", "for"]);
+    expect(outcomes.map((o) => o.node)).toEqual(group.servers.map((server) => `${server.host}:${server.port}`));
+    expect(LockError.is(outcomes[0]?.error, LockErrorCode.BackendUnavailable)).toBe(true);
+    for (const server of group.servers.slice(3)) expect(await server.command("EXISTS", lockKeyOnServer(key))).toBe(0);
+    const waiting = await locks.acquire(key, { ttlMs: TTL_MS, waitMs: 2_000 }).catch((e: unknown) => e);
+    expect(LockError.is(waiting, LockErrorCode.QuorumNotReached), String(waiting)).toBe(true);
+  });
+
+  it("a held lock's signal aborts with LOCK_LOST no later than its validity deadline when 3 of 5 masters die", async () => {
+    const lock = await (await provider()).acquire(`lost:${randomUUID()}`, { ttlMs: TTL_MS });
+    const deadline = lock.validUntil;
+    await killServers(2, 3, 4);
+    const reason = await aborted(lock.signal);
+    expect(LockError.is(reason, LockErrorCode.LockLost)).toBe(true);
+    expect(monotonicNow()).toBeLessThanOrEqual(deadline + DEADLINE_SLACK_MS);
+  });
+
+  it("a renew that reaches only 2 of 5 masters is refused with QUORUM_NOT_REACHED, never reported as done", async () => {
+    const lock = await (await provider()).acquire(`renew-down:${randomUUID()}`, { ttlMs: TTL_MS * 10, autoRenew: false });
+    const before = lock.validUntil;
+    await killServers(0, 1, 2);
+    const error = await lock.renew().catch((e: unknown) => e);
+    expect(LockError.is(error, LockErrorCode.QuorumNotReached), String(error)).toBe(true);
+    expect(lock.validUntil).toBe(before);
+  });
+});
+
+describe("clock drift", () => {
+  it("a node whose copy of the lock expires early cannot hand the key to a second owner while a majority still holds it", async () => {
+    const [holder, rival] = [await provider(), await provider()];
+    const key = `drift:${randomUUID()}`;
+    const lock = await holder.acquire(key, { ttlMs: TTL_MS * 10 });
+    for (const server of group.servers.slice(0, 2)) expect(await server.command("PEXPIRE", lockKeyOnServer(key), 1)).toBe(1);
+    await expect.poll(() => group.servers[1]?.command("EXISTS", lockKeyOnServer(key))).toBe(0);
+    expect(await rival.tryAcquire(key)).toBeNull();
+    for (const server of group.servers.slice(0, 2)) expect(await server.command("EXISTS", lockKeyOnServer(key))).toBe(0);
+    await lock.renew();
+    expect(lock.signal.aborted).toBe(false);
+    await lock.release();
+    expect(await rival.tryAcquire(key)).not.toBeNull();
+  });
+
+  it("contenders stay mutually exclusive with strictly increasing tokens while 2 of 5 nodes keep expiring keys early", async () => {
+    const key = `drift-contended:${randomUUID()}`;
+    let drifting = true;
+    const drift = (async () => {
+      while (drifting) {
+        await Promise.all(group.servers.slice(0, 2).map((server) => server.command("PEXPIRE", lockKeyOnServer(key), 1)));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    let inside = 0;
+    let overlaps = 0;
+    const tokens: bigint[] = [];
+    try {
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const locks = await provider();
+          for (let i = 0; i < 15; i++) {
+            const lock = await locks.acquire(key, { ttlMs: TTL_MS * 5 });
+            if (inside++ > 0) overlaps += 1;
+            tokens.push(lock.fencingToken as bigint);
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+            inside -= 1;
+            await lock.release();
+          }
+        }),
+      );
+    } finally {
+      drifting = false;
+      await drift;
+    }
+    expect(overlaps).toBe(0);
+    expect(tokens).toHaveLength(60);
+    for (let i = 1; i < tokens.length; i++) expect(tokens[i] as bigint).toBeGreaterThan(tokens[i - 1] as bigint);
+  });
+});
+
+describe("fencing across shifting majorities", () => {
+  it("a token taken from one node's high counter is raised on a majority, so a later quorum without that node still issues a larger one", async () => {
+    const key = `fence-shift:${randomUUID()}`;
+    const high = 5_000_000_000_000_000n;
+    expect(await group.servers[0]?.command("SET", `{distlock-redlock:${key}}:fence`, high.toString())).toBe("OK");
+    const locks = await provider();
+    const first = await locks.acquire(key, { ttlMs: TTL_MS });
+    expect(first.fencingToken as bigint).toBeGreaterThan(high);
+    expect((await locks.inspect(key))?.fencingToken).toBe(first.fencingToken);
+    await first.release();
+    await killServers(0);
+    const second = await locks.acquire(key, { ttlMs: TTL_MS });
+    expect(second.fencingToken as bigint).toBeGreaterThan(first.fencingToken as bigint);
+    await second.release();
+    await group.servers[0]?.start();
+    await killServers(1, 2);
+    const third = await (await provider()).acquire(key, { ttlMs: TTL_MS });
+    expect(third.fencingToken as bigint).toBeGreaterThan(second.fencingToken as bigint);
+    await third.release();
+  });
+
+  it("with fencing: false, tokens are null and the capability says so", async () => {
+    const locks = new RedlockLockProvider({ url: group.url, fencing: false });
+    providers.push(locks);
+    expect(locks.capabilities.fencing).toBe(false);
+    const lock = await locks.acquire(`no-fence:${randomUUID()}`, { ttlMs: TTL_MS });
+    expect(lock.fencingToken).toBeNull();
+    expect((await locks.inspect(lock.key))?.fencingToken).toBeNull();
+    await lock.release();
+  });
+});

@@ -1,0 +1,275 @@
+import {
+  BackendUnavailableError,
+  type DriverAcquireRequest,
+  type DriverAcquireResult,
+  type DriverRefused,
+  type DriverRenewal,
+  type LockCapabilities,
+  type LockDriver,
+  type LockState,
+  monotonicNow,
+  type NodeOutcome,
+  QuorumNotReachedError,
+  type ReleaseWatch,
+} from "@distlock/core";
+import { ACQUIRE_SCRIPT, FORCE_RELEASE_SCRIPT, INSPECT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT, RedisKeyLayout } from "@distlock/redis";
+import { CONFIRM_FENCE_SCRIPT } from "./fencing/confirm-fence-script.js";
+import { maxConfirmed, maxToken, parseStoredToken, type StoredToken } from "./fencing/stored-token.js";
+import type { RedlockNode } from "./nodes/redlock-node.js";
+import type { RedlockLockSettings } from "./options/redlock-lock-provider-options.js";
+import { LeaseBudget } from "./quorum/lease-budget.js";
+import { type NodeReply, type NodeSet, toOutcome } from "./quorum/node-set.js";
+import { AnyReleaseWatch } from "./waiting/any-release-watch.js";
+
+/** What a `RedlockLockDriver` runs on. */
+export interface RedlockLockDriverConfig {
+  readonly nodes: NodeSet;
+  readonly settings: RedlockLockSettings;
+}
+
+/** A lease this short cannot survive two round trips and the drift margin. */
+const MIN_TTL_MS = 50;
+
+/** One node's answer to the acquire script. */
+type AcquireVote =
+  | { readonly node: RedlockNode; readonly vote: "for"; readonly token: StoredToken; readonly holdCount: number }
+  | { readonly node: RedlockNode; readonly vote: "against"; readonly leftMs: number }
+  | { readonly node: RedlockNode; readonly vote: "error"; readonly error: unknown };
+
+/**
+ * Redlock over independent Redis masters, reusing the Redis backend's scripts on each node: a key is held
+ * while a majority of nodes hold it and the validity (lease − elapsed − drift) is positive.
+ */
+export class RedlockLockDriver implements LockDriver {
+  readonly backend = "redlock";
+  readonly capabilities: LockCapabilities;
+  readonly layout: RedisKeyLayout;
+  readonly #nodes: NodeSet;
+  readonly #settings: RedlockLockSettings;
+  readonly #budget: LeaseBudget;
+  /** Keys whose last attempt here split the vote: their waiter sleeps a jittered pause instead of waking on the next notification. */
+  readonly #splitVotes = new Set<string>();
+
+  constructor(config: RedlockLockDriverConfig) {
+    this.#nodes = config.nodes;
+    this.#settings = Object.freeze({ ...config.settings });
+    this.#budget = new LeaseBudget(this.#settings);
+    this.layout = new RedisKeyLayout(this.#settings.prefix);
+    this.capabilities = Object.freeze({ fencing: this.#settings.fencing, fifo: false, serverClock: false, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+  }
+
+  /** The node set's majority size. */
+  get quorum(): number {
+    return this.#nodes.quorum;
+  }
+
+  async tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    const startedAt = monotonicNow();
+    const votes = await this.#requestVotes(request);
+    const granted = votes.filter((vote) => vote.vote === "for");
+    if (granted.length < this.quorum) {
+      await this.#undo(request, votes);
+      return this.#refusal(request.key, votes.map(acquireOutcome), votes);
+    }
+    const reentered = granted.filter((vote) => vote.holdCount > 1);
+    const fencingToken = reentered.length === 0 ? await this.#confirmFreshToken(request, votes, granted) : this.#reenteredToken(reentered);
+    if (fencingToken === undefined) {
+      await this.#undo(request, votes);
+      this.#splitVotes.add(request.key);
+      return { acquired: false, retryAfterMs: this.#jitterMs() };
+    }
+    if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
+      await this.#undo(request, votes);
+      throw new BackendUnavailableError(
+        "redlock",
+        `acquiring "${request.key}" took ${Math.round(monotonicNow() - startedAt)} ms, leaving no validity of its ${request.ttlMs} ms lease; it was released again (raise ttlMs or check the nodes' latency)`,
+      );
+    }
+    const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
+    return { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
+  }
+
+  async watchReleases(key: string): Promise<ReleaseWatch> {
+    const channel = this.layout.releaseChannel(key);
+    const replies = await this.#nodes.fanOut((node) => node.watch(channel));
+    const watches = replies.flatMap((reply) => (reply.ok ? [reply.value] : []));
+    return new AnyReleaseWatch(watches, { incomplete: watches.length < replies.length, takeSplitVote: () => this.#splitVotes.delete(key) });
+  }
+
+  async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
+    const startedAt = monotonicNow();
+    const outcomes = renewals.map((): NodeOutcome[] => []);
+    await Promise.all(this.#batches(renewals.length).map((batch) => this.#renewBatch(renewals, batch, outcomes)));
+    const decided = renewals.map(({ ttlMs }, i) => {
+      const votes = outcomes[i] as NodeOutcome[];
+      const granted = votes.filter((o) => o.vote === "for").length;
+      if (granted >= this.quorum && this.#budget.validityMs(ttlMs, startedAt) > 0) return true;
+      return granted + votes.filter((o) => o.vote === "error").length < this.quorum ? false : undefined;
+    });
+    const undecided = decided.indexOf(undefined);
+    if (undecided !== -1) throw new QuorumNotReachedError("renew", this.quorum, outcomes[undecided] as NodeOutcome[]);
+    return decided as boolean[];
+  }
+
+  async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
+    const replies = await this.#runEverywhere("release", RELEASE_SCRIPT, [this.layout.lockKey(key)], [ownerSecret, this.layout.releaseChannel(key)]);
+    const counts = replies.flatMap((reply) => (reply.ok && (reply.value as number[])[0] === 1 ? [Number((reply.value as number[])[1])] : []));
+    const errors = replies.filter((reply) => !reply.ok).length;
+    if (counts.length >= this.quorum) return { held: true, holdCount: this.#nodes.majorityValue(counts) ?? 0 };
+    if (counts.length + errors < this.quorum) return { held: false, holdCount: 0 };
+    throw new QuorumNotReachedError(
+      "release",
+      this.quorum,
+      replies.map((reply) => replyOutcome(reply, (value) => (value as number[])[0] === 1)),
+    );
+  }
+
+  async inspect(key: string): Promise<LockState | null> {
+    const replies = await this.#runEverywhere("inspect", INSPECT_SCRIPT, [this.layout.lockKey(key)], []);
+    const byHolder = new Map<string, Array<[string, number, string, number]>>();
+    for (const reply of replies) {
+      if (!reply.ok || (reply.value as unknown[])[0] !== 1) continue;
+      const [, holder, holdCount, token, leftMs] = reply.value as [number, string, number, string, number];
+      byHolder.set(holder, [...(byHolder.get(holder) ?? []), [holder, Number(holdCount), token, Number(leftMs)]]);
+    }
+    for (const [holder, states] of byHolder) {
+      if (states.length < this.quorum) continue;
+      const fencingToken = this.#settings.fencing ? (maxConfirmed(states.map(([, , token]) => parseStoredToken(token))) ?? null) : null;
+      const holdCount = this.#nodes.majorityValue(states.map(([, count]) => count)) ?? 1;
+      const ttlRemainingMs = Math.max(0, this.#nodes.majorityValue(states.map(([, , , left]) => left)) ?? 0);
+      return { key, holder, holdCount, fencingToken, ttlRemainingMs };
+    }
+    const errors = replies.filter((reply) => !reply.ok).length;
+    if (this.#nodes.unreachable(errors))
+      throw new QuorumNotReachedError(
+        "inspect",
+        this.quorum,
+        replies.map((reply) => replyOutcome(reply, () => true)),
+      );
+    return null;
+  }
+
+  async forceRelease(key: string): Promise<boolean> {
+    const replies = await this.#runEverywhere("forceRelease", FORCE_RELEASE_SCRIPT, [this.layout.lockKey(key)], [this.layout.releaseChannel(key)]);
+    if (replies.some((reply) => reply.ok && reply.value === 1)) return true;
+    const errors = replies.filter((reply) => !reply.ok).length;
+    if (this.#nodes.unreachable(errors))
+      throw new QuorumNotReachedError(
+        "forceRelease",
+        this.quorum,
+        replies.map((reply) => replyOutcome(reply, () => true)),
+      );
+    return false;
+  }
+
+  /** Closes the connections the driver created, at once: the provider has already released its holds. */
+  close(): Promise<void> {
+    return this.#nodes.close();
+  }
+
+  async #requestVotes(request: DriverAcquireRequest): Promise<AcquireVote[]> {
+    const { key, ownerSecret, holder, ttlMs } = request;
+    const keys = [this.layout.lockKey(key), this.layout.fenceKey(key)];
+    const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs)];
+    const timeoutMs = this.#budget.nodeTimeoutMs(ttlMs);
+    const replies = await this.#nodes.fanOut((node) => node.run("acquire", ACQUIRE_SCRIPT, keys, args, timeoutMs));
+    return replies.map((reply): AcquireVote => {
+      if (!reply.ok) return { node: reply.node, vote: "error", error: reply.error };
+      const answer = reply.value as unknown[];
+      if (answer[0] !== 1) return { node: reply.node, vote: "against", leftMs: Number(answer[1]) };
+      return { node: reply.node, vote: "for", token: parseStoredToken(answer[1]), holdCount: Number(answer[2]) };
+    });
+  }
+
+  /**
+   * The token of a fresh acquisition: the largest counter value the granting nodes issued, written back
+   * (counter raised, token stored as confirmed) on a majority of nodes that still hold the lock for this
+   * owner. Null without fencing; undefined when fewer than a majority confirmed (the attempt must be undone).
+   */
+  async #confirmFreshToken(request: DriverAcquireRequest, votes: readonly AcquireVote[], granted: readonly AcquireVote[]): Promise<bigint | null | undefined> {
+    if (!this.#settings.fencing) return null;
+    const token = maxToken(granted.map((vote) => (vote as Extract<AcquireVote, { vote: "for" }>).token)) as bigint;
+    const keys = [this.layout.lockKey(request.key), this.layout.fenceKey(request.key)];
+    const targets = votes.filter((vote) => vote.vote !== "against").map((vote) => vote.node);
+    const timeoutMs = this.#budget.nodeTimeoutMs(request.ttlMs);
+    const replies = await this.#nodes.fanOut(
+      (node) => node.run("acquire", CONFIRM_FENCE_SCRIPT, keys, [request.ownerSecret, token.toString()], timeoutMs),
+      targets,
+    );
+    const confirmed = replies.filter((reply) => reply.ok && reply.value === 1).length;
+    if (confirmed >= this.quorum) return token;
+    const errors = votes.filter((vote) => vote.vote === "error").length + replies.filter((reply) => !reply.ok).length;
+    if (this.#nodes.unreachable(errors)) {
+      await this.#undo(request, votes);
+      throw new QuorumNotReachedError(
+        "acquire",
+        this.quorum,
+        replies.map((reply) => replyOutcome(reply, (value) => value === 1)),
+      );
+    }
+    return undefined;
+  }
+
+  /**
+   * The token of a re-entry: the confirmed token stored with the hold. A re-entry is only one when a majority
+   * of nodes already held the key for this owner; otherwise (undefined) the earlier hold lost its majority.
+   */
+  #reenteredToken(reentered: readonly AcquireVote[]): bigint | null | undefined {
+    if (reentered.length < this.quorum) return undefined;
+    if (!this.#settings.fencing) return null;
+    return maxConfirmed(reentered.map((vote) => (vote as Extract<AcquireVote, { vote: "for" }>).token));
+  }
+
+  /** Drops this attempt's level on every node that did not refuse, including those whose answer was lost (one connection keeps the order). */
+  async #undo(request: DriverAcquireRequest, votes: readonly AcquireVote[]): Promise<void> {
+    const targets = votes.filter((vote) => vote.vote !== "against").map((vote) => vote.node);
+    if (targets.length === 0) return;
+    const args = [request.ownerSecret, this.layout.releaseChannel(request.key)];
+    await this.#nodes.fanOut((node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(request.key)], args, this.#budget.nodeTimeoutMs()), targets);
+  }
+
+  /** A failed attempt: too many nodes down → QUORUM_NOT_REACHED; held by a majority → wait for its lease; a split vote → jittered retry. */
+  #refusal(key: string, outcomes: readonly NodeOutcome[], votes: readonly AcquireVote[]): DriverRefused {
+    if (this.#nodes.unreachable(outcomes.filter((o) => o.vote === "error").length)) throw new QuorumNotReachedError("acquire", this.quorum, outcomes);
+    const leases = votes.flatMap((vote) => (vote.vote === "against" ? [vote.leftMs] : []));
+    if (leases.length >= this.quorum) return { acquired: false, retryAfterMs: Math.max(1, ...leases) };
+    this.#splitVotes.add(key);
+    return { acquired: false, retryAfterMs: this.#jitterMs() };
+  }
+
+  async #renewBatch(renewals: readonly DriverRenewal[], batch: readonly number[], outcomes: NodeOutcome[][]): Promise<void> {
+    const keys = batch.map((i) => this.layout.lockKey((renewals[i] as DriverRenewal).key));
+    const args = batch.flatMap((i) => [(renewals[i] as DriverRenewal).ownerSecret, this.#budget.leaseMs((renewals[i] as DriverRenewal).ttlMs)]);
+    const timeoutMs = this.#budget.nodeTimeoutMs(Math.min(...batch.map((i) => (renewals[i] as DriverRenewal).ttlMs)));
+    const replies = await this.#nodes.fanOut((node) => node.run("renew", RENEW_SCRIPT, keys, args, timeoutMs));
+    for (const reply of replies) {
+      batch.forEach((index, j) => {
+        const vote = reply.ok ? ((reply.value as number[])[j] === 1 ? "for" : "against") : "error";
+        (outcomes[index] as NodeOutcome[]).push(toOutcome(reply.node, vote, reply.ok ? undefined : reply.error));
+      });
+    }
+  }
+
+  /** Index groups of `count` renewals, at most `renewBatchSize` long. */
+  #batches(count: number): number[][] {
+    const size = this.#settings.renewBatchSize;
+    return Array.from({ length: Math.ceil(count / size) }, (_, b) => Array.from({ length: Math.min(size, count - b * size) }, (_, i) => b * size + i));
+  }
+
+  #runEverywhere(operation: string, script: typeof RELEASE_SCRIPT, keys: readonly string[], args: readonly string[]): Promise<NodeReply<unknown>[]> {
+    return this.#nodes.fanOut((node) => node.run(operation, script, keys, args, this.#budget.nodeTimeoutMs()));
+  }
+
+  #jitterMs(): number {
+    return 1 + Math.floor(Math.random() * this.#settings.retryJitterMs);
+  }
+}
+
+function acquireOutcome(vote: AcquireVote): NodeOutcome {
+  return toOutcome(vote.node, vote.vote, vote.vote === "error" ? vote.error : undefined);
+}
+
+function replyOutcome(reply: NodeReply<unknown>, isFor: (value: unknown) => boolean): NodeOutcome {
+  if (!reply.ok) return toOutcome(reply.node, "error", reply.error);
+  return toOutcome(reply.node, isFor(reply.value) ? "for" : "against");
+}

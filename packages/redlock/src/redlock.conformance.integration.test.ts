@@ -1,0 +1,19 @@
+import { describeLockProvider } from "@distlock/conformance";
+import { startRedisGroup } from "@distlock/test-servers";
+import { afterAll } from "vitest";
+import { RedlockLockProvider } from "./redlock-lock-provider.js";
+
+const group = await startRedisGroup(5);
+afterAll(() => group.close());
+
+describeLockProvider({
+  name: "redlock (5 masters)",
+  create: () => new RedlockLockProvider({ url: group.url }),
+  capabilities: { fencing: true, fifo: false },
+  workerUrl: group.url,
+  crossProcess: true,
+  faults: {
+    pause: () => Promise.all(group.servers.map((server) => server.pause())).then(() => undefined),
+    resume: () => Promise.all(group.servers.map((server) => server.resume())).then(() => undefined),
+  },
+});
