@@ -2,8 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // Workspace packages resolve to their TypeScript sources in tests (the "distlock-source" export
 // condition), so a test never runs against a stale build. Worker processes spawned by tests load dist/.
-const SOURCE_CONDITIONS = ["distlock-source", "node", "import", "default"];
-const sourceFirst = { resolve: { conditions: SOURCE_CONDITIONS }, ssr: { resolve: { conditions: SOURCE_CONDITIONS, externalConditions: SOURCE_CONDITIONS } } };
+const sourceFirst = { resolve: { conditions: ["distlock-source"] }, ssr: { resolve: { conditions: ["distlock-source"] }, noExternal: [/^@distlock\//] } };
 
 export default defineConfig({
   test: {
