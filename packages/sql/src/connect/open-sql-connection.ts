@@ -1,0 +1,25 @@
+import type { ResolvedSqlOptions } from "../options/resolve-sql-options.js";
+import { openMysqlPool, openMysqlUrl } from "./mysql-connection.js";
+import { openPostgresPool, openPostgresUrl } from "./postgres-connection.js";
+import type { SqlConnection } from "./sql-connection.js";
+import { openSqliteDatabase, openSqliteFile } from "./sqlite-connection.js";
+
+/** Builds the connection the options describe; nothing is contacted until the first statement. */
+export function openSqlConnection(options: ResolvedSqlOptions): SqlConnection {
+  const { source } = options;
+  switch (source.kind) {
+    case "url":
+      if (source.dialect === "postgres") return openPostgresUrl(source.url, options);
+      if (source.dialect === "mysql") return openMysqlUrl(source.url, options);
+      return openSqliteFile(source.url.path, options);
+    case "kysely":
+      if (source.pgPool !== undefined) return openPostgresPool(source.pgPool, options, source.db);
+      return { db: source.db, openListenClient: undefined, close: async () => undefined };
+    case "pgPool":
+      return openPostgresPool(source.pool, options);
+    case "mysqlPool":
+      return openMysqlPool(source.pool, options);
+    case "sqliteDatabase":
+      return openSqliteDatabase(source.database);
+  }
+}

@@ -1,0 +1,57 @@
+import type { LockUrl } from "@distlock/core";
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { ResolvedSqlOptions } from "../options/resolve-sql-options.js";
+import { PreparedPgPool } from "./prepared-pg-pool.js";
+import type { ListenClient, SqlConnection } from "./sql-connection.js";
+
+const DEFAULT_POSTGRES_PORT = 5432;
+
+/** A pool of our own from a `postgres://` URL; every connect and query is time-bounded. */
+export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions): SqlConnection {
+  const host = url.hosts[0];
+  const config: pg.PoolConfig = {
+    host: host?.host,
+    port: host?.port ?? DEFAULT_POSTGRES_PORT,
+    user: url.username,
+    password: url.password,
+    database: url.path || undefined,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    query_timeout: options.queryTimeoutMs,
+    idleTimeoutMillis: 10_000,
+    keepAlive: true,
+    application_name: "distlock",
+  };
+  const pool = new pg.Pool(config);
+  // An idle client dropped by a restarting server emits "error"; the next query reconnects.
+  pool.on("error", () => undefined);
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPgPool(pool, true) : pool }) });
+  return {
+    db,
+    openListenClient: options.listen ? () => openOwnListenClient(config) : undefined,
+    close: () => db.destroy(),
+  };
+}
+
+/** The caller's pool: statements (and LISTEN, if enabled) borrow from it; it is never ended. */
+export function openPostgresPool(pool: pg.Pool, options: ResolvedSqlOptions, db?: SqlConnection["db"]): SqlConnection {
+  return {
+    db: db ?? new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPgPool(pool, false) : pool }) }),
+    openListenClient: options.listen ? () => borrowListenClient(pool) : undefined,
+    close: async () => undefined,
+  };
+}
+
+async function openOwnListenClient(config: pg.PoolConfig): Promise<ListenClient> {
+  const client = new pg.Client({ ...config, query_timeout: config.query_timeout });
+  client.on("error", () => undefined);
+  await client.connect();
+  return { client, release: () => void client.end().catch(() => undefined) };
+}
+
+async function borrowListenClient(pool: pg.Pool): Promise<ListenClient> {
+  const client = await pool.connect();
+  client.on("error", () => undefined);
+  return { client, release: (broken) => client.release(broken) };
+}

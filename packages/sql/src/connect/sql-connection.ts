@@ -1,0 +1,18 @@
+import type pg from "pg";
+import type { AnyKysely } from "../statements/lock-statements.js";
+
+/** A client held for LISTEN; `release` gives it back (or closes it) and tolerates a broken client. */
+export interface ListenClient {
+  readonly client: pg.ClientBase;
+  release(broken: boolean): void;
+}
+
+/** The provider's way to the database. */
+export interface SqlConnection {
+  /** Every statement goes through this. */
+  readonly db: AnyKysely;
+  /** PostgreSQL only: a dedicated client for LISTEN, when one can be had. */
+  readonly openListenClient: (() => Promise<ListenClient>) | undefined;
+  /** Closes what the provider created; leaves what the caller gave alone. */
+  close(): Promise<void>;
+}

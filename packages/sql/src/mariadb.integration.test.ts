@@ -1,0 +1,18 @@
+import { describeLockProvider } from "@distlock/conformance";
+import { startMariadb } from "@distlock/test-servers";
+import { afterAll } from "vitest";
+import { SqlLockProvider } from "./sql-lock-provider.js";
+
+const server = await startMariadb();
+afterAll(() => server.close());
+
+describeLockProvider({
+  name: "mariadb",
+  create: () => new SqlLockProvider({ url: server.userUrl }),
+  capabilities: { fencing: true, fifo: false },
+  workerUrl: server.userUrl,
+  crossProcess: true,
+  faults: { pause: () => server.pause(), resume: () => server.resume() },
+  ttlMs: 1000,
+  marginMs: 1000,
+});

@@ -1,0 +1,60 @@
+import { type Migration, type MigrationProvider, sql } from "kysely";
+import type { SqlDialectName } from "../sql-dialect-name.js";
+import type { AnyKysely } from "../statements/lock-statements.js";
+
+interface ColumnTypes {
+  key: string;
+  secret: string;
+  holder: string;
+  bigint: string;
+  tableOptions: string;
+}
+
+/**
+ * No index besides the key: every acquire, renew and release updates `expires_at`, and with no index on it
+ * PostgreSQL updates stay HOT (in-page, no index writes; fillfactor leaves the room). Purges scan the table.
+ * Keys and secrets compare byte for byte: MySQL stores them as VARBINARY (its text collations ignore case and trailing spaces). */
+const COLUMN_TYPES: Readonly<Record<SqlDialectName, ColumnTypes>> = Object.freeze({
+  postgres: { key: "varchar(256)", secret: "varchar(256)", holder: "varchar(1024)", bigint: "bigint", tableOptions: "with (fillfactor = 50)" },
+  mysql: { key: "varbinary(1024)", secret: "varbinary(1024)", holder: "varchar(1024) character set utf8mb4", bigint: "bigint", tableOptions: "" },
+  sqlite: { key: "text", secret: "text", holder: "text", bigint: "integer", tableOptions: "" },
+});
+
+/** Name of the newest migration; a table that recorded it needs no migration run. */
+export const LATEST_LOCK_TABLE_MIGRATION = "0001_create_lock_table";
+
+/** The lock table's migrations, in order; each table keeps its own migration history. */
+export class LockTableMigrationProvider implements MigrationProvider {
+  readonly #table: string;
+  readonly #types: ColumnTypes;
+
+  constructor(table: string, dialect: SqlDialectName) {
+    this.#table = table;
+    this.#types = COLUMN_TYPES[dialect];
+  }
+
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return { [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#createLockTable(db) } };
+  }
+
+  async #createLockTable(db: AnyKysely): Promise<void> {
+    const types = this.#types;
+    await db.schema
+      .createTable(this.#table)
+      .ifNotExists()
+      .addColumn("lock_key", sql.raw(types.key), (c) => c.primaryKey())
+      .addColumn("owner_secret", sql.raw(types.secret))
+      .addColumn("holder", sql.raw(types.holder), (c) => c.notNull())
+      .addColumn("hold_count", "integer", (c) => c.notNull())
+      .addColumn("fencing_token", sql.raw(types.bigint), (c) => c.notNull())
+      .addColumn("expires_at", sql.raw(types.bigint), (c) => c.notNull())
+      .modifyEnd(sql.raw(types.tableOptions))
+      .execute();
+    const floor = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(this.#table)} where lock_key = ''`.execute(db);
+    if (Number(floor.rows[0]?.n ?? 0) === 0) {
+      await sql`insert into ${sql.table(this.#table)} (lock_key, owner_secret, holder, hold_count, fencing_token, expires_at) values ('', null, '', 0, 0, 0)`.execute(
+        db,
+      );
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import {
+  BackendUnavailableError,
+  type DriverAcquireRequest,
+  type DriverAcquireResult,
+  type DriverRenewal,
+  type LockCapabilities,
+  type LockDriver,
+  LockError,
+  type LockState,
+  ProviderClosedError,
+  type ReleaseWatch,
+  redactCredentials,
+} from "@distlock/core";
+import type { SqlConnection } from "./connect/sql-connection.js";
+import { runLockTableMigrations } from "./migrations/migrate-lock-table.js";
+import type { ResolvedSqlOptions } from "./options/resolve-sql-options.js";
+import { PgReleaseListener } from "./postgres/pg-release-listener.js";
+import type { SqlDialectName } from "./sql-dialect-name.js";
+import type { LockStatements } from "./statements/lock-statements.js";
+import { MysqlLockStatements } from "./statements/mysql-lock-statements.js";
+import { PostgresLockStatements } from "./statements/postgres-lock-statements.js";
+import { ReturningLockStatements } from "./statements/returning-lock-statements.js";
+import { SQLITE_FLAVOR } from "./statements/sqlite-flavor.js";
+
+/** Shortest lease accepted: a few statement round trips plus a renewal must fit well inside it. */
+const MIN_TTL_MS = 100;
+
+/** The SQL backend's driver: one statement per operation on the lock table, expiry on the database's clock. */
+export class SqlLockDriver implements LockDriver {
+  readonly backend: SqlDialectName;
+  readonly capabilities: LockCapabilities = Object.freeze({ fencing: true, fifo: false, serverClock: true, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+  readonly watchReleases?: (key: string) => Promise<ReleaseWatch>;
+  readonly #connection: SqlConnection;
+  readonly #options: ResolvedSqlOptions;
+  readonly #statements: LockStatements;
+  readonly #listener: PgReleaseListener | undefined;
+  readonly #purgeTimer: NodeJS.Timeout | undefined;
+  #migrated: Promise<void> | undefined;
+  #closed: Promise<void> | undefined;
+
+  constructor(connection: SqlConnection, options: ResolvedSqlOptions) {
+    this.backend = options.source.dialect;
+    this.#connection = connection;
+    this.#options = options;
+    const channel = `distlock_${options.table}`;
+    this.#statements = statementsFor(this.backend, options.table, channel);
+    if (connection.openListenClient !== undefined) {
+      const listener = new PgReleaseListener(connection.openListenClient, channel);
+      this.#listener = listener;
+      this.watchReleases = (key) => listener.watch(key);
+    }
+    if (options.purgeIntervalMs > 0) {
+      this.#purgeTimer = setInterval(() => void this.purgeIdle().catch(() => undefined), options.purgeIntervalMs);
+      this.#purgeTimer.unref();
+    }
+  }
+
+  tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    return this.#run("acquire", () => this.#statements.tryAcquire(this.#connection.db, request));
+  }
+
+  renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
+    return this.#run("renew", () => Promise.all(renewals.map((renewal) => this.#statements.renew(this.#connection.db, renewal))));
+  }
+
+  release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
+    return this.#run("release", () => this.#statements.release(this.#connection.db, key, ownerSecret));
+  }
+
+  inspect(key: string): Promise<LockState | null> {
+    return this.#run("inspect", () => this.#statements.inspect(this.#connection.db, key));
+  }
+
+  forceRelease(key: string): Promise<boolean> {
+    return this.#run("forceRelease", () => this.#statements.forceRelease(this.#connection.db, key));
+  }
+
+  /** Deletes rows free or expired for longer than `idleMs`; never a live hold, never lowering a fencing counter. */
+  purgeIdle(idleMs = this.#options.purgeIdleAfterMs): Promise<number> {
+    return this.#run("purge", () => this.#statements.purgeIdle(this.#connection.db, idleMs));
+  }
+
+  /** Creates or upgrades the lock table now (otherwise done on first use when `migrate` is on). */
+  migrate(): Promise<void> {
+    return this.#run("migrate", async () => undefined, true);
+  }
+
+  /**
+   * Stops the purge timer and starts closing the connections the driver created. It resolves without waiting
+   * for the sockets: ending a pg/mysql2 pool waits for the server's goodbye, which never comes from a stalled
+   * server, and close() must not hang.
+   */
+  close(): Promise<void> {
+    clearInterval(this.#purgeTimer);
+    this.#closed ??= (async () => {
+      await this.#listener?.close();
+      await this.#connection.close();
+    })().catch(() => undefined);
+    return Promise.resolve();
+  }
+
+  async #run<T>(operation: string, statement: () => Promise<T>, forceMigration = false): Promise<T> {
+    try {
+      if (this.#options.migrate || forceMigration) await this.#ensureMigrated();
+      return await statement();
+    } catch (error) {
+      if (LockError.is(error)) throw error;
+      if (this.#closed !== undefined) throw new ProviderClosedError(this.backend);
+      throw new BackendUnavailableError(this.backend, `${operation} failed on ${this.#target()}: ${describe(error)}`, { cause: error });
+    }
+  }
+
+  #ensureMigrated(): Promise<void> {
+    this.#migrated ??= runLockTableMigrations(this.#connection.db, this.backend, this.#options.table).catch((error: unknown) => {
+      this.#migrated = undefined;
+      throw error;
+    });
+    return this.#migrated;
+  }
+
+  #target(): string {
+    const { source } = this.#options;
+    return source.kind === "url" ? source.url.redacted : `the ${source.dialect} ${source.kind} given`;
+  }
+}
+
+function statementsFor(dialect: SqlDialectName, table: string, channel: string): LockStatements {
+  if (dialect === "mysql") return new MysqlLockStatements(table);
+  if (dialect === "postgres") return new PostgresLockStatements(table, channel);
+  return new ReturningLockStatements(table, SQLITE_FLAVOR);
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+  return redactCredentials(text);
+}

@@ -1,0 +1,28 @@
+import { DriverLockProvider } from "@distlock/core";
+import { openSqlConnection } from "./connect/open-sql-connection.js";
+import { resolveSqlOptions } from "./options/resolve-sql-options.js";
+import type { SqlLockProviderOptions } from "./options/sql-lock-provider-options.js";
+import { SqlLockDriver } from "./sql-lock-driver.js";
+
+/** Distributed locks in a SQL table: PostgreSQL, MySQL/MariaDB or SQLite through kysely. */
+export class SqlLockProvider extends DriverLockProvider {
+  readonly #driver: SqlLockDriver;
+
+  /** Validates `options` (throwing `InvalidConfigError` naming the field) without contacting the database. */
+  constructor(options: SqlLockProviderOptions, optionsField = "options") {
+    const resolved = resolveSqlOptions(options, optionsField);
+    const driver = new SqlLockDriver(openSqlConnection(resolved), resolved);
+    super(driver, { holderLabel: resolved.holderLabel });
+    this.#driver = driver;
+  }
+
+  /** Creates or upgrades the lock table now; needed once per database when `migrate` is off. */
+  migrate(): Promise<void> {
+    return this.#driver.migrate();
+  }
+
+  /** Deletes rows that have been free or expired for longer than `idleMs` (default `purgeIdleAfterMs`); resolves with how many. */
+  purgeIdleLocks(idleMs?: number): Promise<number> {
+    return this.#driver.purgeIdle(idleMs);
+  }
+}

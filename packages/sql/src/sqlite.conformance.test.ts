@@ -1,0 +1,20 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describeLockProvider } from "@distlock/conformance";
+import { afterAll } from "vitest";
+import { SqlLockProvider } from "./sql-lock-provider.js";
+
+const dir = mkdtempSync(join(tmpdir(), "distlock-sqlite-"));
+const url = `sqlite:${join(dir, "locks.sqlite")}`;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describeLockProvider({
+  name: "sqlite",
+  create: () => new SqlLockProvider({ url }),
+  capabilities: { fencing: true, fifo: false },
+  workerUrl: url,
+  crossProcess: true,
+  ttlMs: 1000,
+  marginMs: 1000,
+});

@@ -1,0 +1,13 @@
+import type { RawBuilder } from "kysely";
+
+/** The SQL fragments in which the dialects differ; everything else is written once. */
+export interface LockSqlFlavor {
+  /** The database server's clock in epoch milliseconds, constant within one statement. */
+  readonly nowMs: RawBuilder<number>;
+  /** The larger of two numbers. */
+  greatest(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<number>;
+  /** `expr` as text, so bigints survive drivers that return numbers. */
+  asText(expr: RawBuilder<unknown>): RawBuilder<string>;
+  /** First statement of a purge transaction: keeps acquisitions from reading the fencing floor until it commits. */
+  lockFloor(table: RawBuilder<unknown>): RawBuilder<unknown>;
+}

@@ -1,0 +1,98 @@
+import type { DriverAcquireRequest, DriverAcquireResult, DriverRefused, DriverRenewal, LockState } from "@distlock/core";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { LockSqlFlavor } from "./lock-sql-flavor.js";
+
+/** Any Kysely instance or transaction; the lock table is addressed with raw SQL, so no schema type is needed. */
+// biome-ignore lint/suspicious/noExplicitAny: the provider works on the caller's database, whatever its schema type.
+export type AnyKysely = Kysely<any>;
+
+/** Outcome of one release. */
+export interface ReleaseOutcome {
+  readonly held: boolean;
+  readonly holdCount: number;
+}
+
+interface StateRow {
+  holder: string;
+  hold_count: number | string;
+  fencing_token: string;
+  ttl_ms: number | string;
+}
+
+/**
+ * The lock table's statements for one dialect. Rows are never deleted on release: a free row keeps its
+ * fencing counter (owner NULL). The row with the empty key, which no caller can name, holds the "floor"
+ * a fresh row's counter starts above, raised by `purgeIdle` before it deletes idle rows.
+ */
+export abstract class LockStatements {
+  protected readonly table: RawBuilder<unknown>;
+  protected readonly flavor: LockSqlFlavor;
+
+  constructor(table: string, flavor: LockSqlFlavor) {
+    this.table = sql.table(table);
+    this.flavor = flavor;
+  }
+
+  /** One atomic attempt to take or re-enter `request.key`. */
+  abstract tryAcquire(db: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult>;
+  /** Extends one lease if its owner still holds it. */
+  abstract renew(db: AnyKysely, renewal: DriverRenewal): Promise<boolean>;
+  /** Drops one level of the owner's hold; frees the row at zero. */
+  abstract release(db: AnyKysely, key: string, ownerSecret: string): Promise<ReleaseOutcome>;
+  /** Frees a live hold whoever owns it. */
+  abstract forceRelease(db: AnyKysely, key: string): Promise<boolean>;
+
+  async inspect(db: AnyKysely, key: string): Promise<LockState | null> {
+    const { rows } =
+      await sql<StateRow>`select holder, hold_count, ${this.flavor.asText(sql`fencing_token`)} as fencing_token, expires_at - ${this.now} as ttl_ms
+      from ${this.table} where lock_key = ${key} and ${this.live}`.execute(db);
+    const row = rows[0];
+    if (row === undefined) return null;
+    return {
+      key,
+      holder: row.holder,
+      holdCount: Number(row.hold_count),
+      fencingToken: BigInt(row.fencing_token),
+      ttlRemainingMs: Math.max(0, Number(row.ttl_ms)),
+    };
+  }
+
+  /** Deletes rows idle (free or expired) for longer than `idleMs`, after raising the floor above their counters. */
+  async purgeIdle(db: AnyKysely, idleMs: number): Promise<number> {
+    const idle = sql`expires_at < ${this.now} - ${this.integer(idleMs)}`;
+    return db.transaction().execute(async (trx) => {
+      await this.flavor.lockFloor(this.table).execute(trx);
+      const idleMax = sql`(select x.m from (select coalesce(max(fencing_token), 0) as m from ${this.table} where lock_key <> '' and ${idle}) x)`;
+      await sql`update ${this.table} set fencing_token = ${this.flavor.greatest(sql`fencing_token`, idleMax)} where lock_key = ''`.execute(trx);
+      const floor = sql`(select x.f from (select fencing_token as f from ${this.table} where lock_key = '') x)`;
+      const deleted = await sql`delete from ${this.table} where lock_key <> '' and ${idle} and fencing_token <= ${floor}`.execute(trx);
+      return Number(deleted.numAffectedRows ?? 0n);
+    });
+  }
+
+  /** A refusal bounded by the current holder's remaining lease (1 ms if it was freed meanwhile). */
+  protected async refusal(db: AnyKysely, key: string): Promise<DriverRefused> {
+    const { rows } = await sql<{
+      ttl_ms: number | string;
+    }>`select expires_at - ${this.now} as ttl_ms from ${this.table} where lock_key = ${key} and ${this.live}`.execute(db);
+    return { acquired: false, retryAfterMs: Math.max(1, Number(rows[0]?.ttl_ms ?? 1)) };
+  }
+
+  /** The server clock in epoch ms. */
+  protected get now(): RawBuilder<number> {
+    return this.flavor.nowMs;
+  }
+
+  /** The row is held by someone and its lease has not run out. */
+  protected get live(): RawBuilder<boolean> {
+    return sql<boolean>`owner_secret is not null and expires_at > ${this.now}`;
+  }
+
+  /** A bound integer parameter, cast so every dialect types it as a number. */
+  protected integer(value: number): RawBuilder<number> {
+    return sql<number>`cast(${value} as ${sql.raw(this.integerType)})`;
+  }
+
+  /** The type name `integer()` casts to. */
+  protected abstract readonly integerType: string;
+}

@@ -1,0 +1,10 @@
+import { type RawBuilder, sql } from "kysely";
+import type { LockSqlFlavor } from "./lock-sql-flavor.js";
+
+/** MySQL/MariaDB: microseconds since the epoch on UTC_TIMESTAMP, so the session time zone and DST never matter. */
+export const MYSQL_FLAVOR: LockSqlFlavor = Object.freeze({
+  nowMs: sql<number>`(timestampdiff(microsecond, '1970-01-01 00:00:00', utc_timestamp(6)) div 1000)`,
+  greatest: (a: RawBuilder<unknown>, b: RawBuilder<unknown>) => sql<number>`greatest(${a}, ${b})`,
+  asText: (expr: RawBuilder<unknown>) => sql<string>`cast(${expr} as char)`,
+  lockFloor: (table: RawBuilder<unknown>) => sql`select fencing_token from ${table} where lock_key = '' for update`,
+});
