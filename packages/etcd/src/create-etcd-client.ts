@@ -1,0 +1,23 @@
+import { Etcd3, type IOptions } from "etcd3";
+import type { ResolvedEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import { perAttemptDeadline } from "./per-attempt-deadline.js";
+
+/** The etcd3 client a provider creates (and closes) when the caller does not bring one; every unary call gets a deadline. */
+export function createEtcdClient(options: ResolvedEtcdLockProviderOptions): Etcd3 {
+  const { tls, auth, requestTimeoutMs } = options;
+  const config: IOptions = {
+    hosts: [...options.hosts],
+    dialTimeout: options.dialTimeoutMs,
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + requestTimeoutMs }),
+  };
+  if (auth !== undefined) config.auth = { username: auth.username, password: auth.password, callOptions: perAttemptDeadline(requestTimeoutMs) };
+  if (tls !== undefined) {
+    config.credentials = {
+      // grpc's createSsl takes null for "the system roots"; etcd3's type insists on a Buffer.
+      rootCertificate: (tls.ca === undefined ? null : Buffer.from(tls.ca)) as Buffer,
+      ...(tls.key === undefined ? {} : { privateKey: Buffer.from(tls.key) }),
+      ...(tls.cert === undefined ? {} : { certChain: Buffer.from(tls.cert) }),
+    };
+  }
+  return new Etcd3(config);
+}

@@ -1,0 +1,69 @@
+import { type InvalidConfigError, LockError, LockErrorCode, resolveLockConfig } from "@distlock/core";
+import { describe, expect, it } from "vitest";
+import { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
+import { EtcdLockProvider } from "./etcd-lock-provider.js";
+import { DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS, resolveEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+
+function configError(run: () => unknown): InvalidConfigError {
+  try {
+    run();
+  } catch (error) {
+    expect(LockError.is(error, LockErrorCode.InvalidConfig), String(error)).toBe(true);
+    return error as InvalidConfigError;
+  }
+  throw new Error("expected an InvalidConfigError");
+}
+
+describe("etcd provider options", () => {
+  it("defaults to a local etcd, the distlock prefix and a 30 s session", () => {
+    expect(resolveEtcdLockProviderOptions()).toMatchObject(DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS);
+  });
+
+  it.each([
+    ["an unknown option", { sessionTtl: 5 }, "sessionTtl"],
+    ["an empty host list", { hosts: [] }, "hosts"],
+    ["a host without scheme", { hosts: ["127.0.0.1:2379"] }, "hosts"],
+    ["mixed http and https hosts", { hosts: ["http://a:1", "https://b:2"] }, "hosts"],
+    ["a prefix with a trailing slash", { prefix: "locks/" }, "prefix"],
+    ["an empty prefix", { prefix: "" }, "prefix"],
+    ["a zero session TTL", { sessionTtlMs: 0 }, "sessionTtlMs"],
+    ["a NaN request timeout", { requestTimeoutMs: Number.NaN }, "requestTimeoutMs"],
+    ["an infinite recheck interval", { recheckIntervalMs: Number.POSITIVE_INFINITY }, "recheckIntervalMs"],
+    ["a session shorter than etcd's minimum TTL", { sessionTtlMs: 1000, minTtlMs: 2000 }, "sessionTtlMs"],
+    ["auth without a password", { auth: { username: "root" } }, "auth"],
+    ["a TLS key without a certificate", { tls: { key: "pem" } }, "tls.cert"],
+    ["a client that is not an etcd3 client", { client: {} }, "client"],
+  ])("rejects %s, naming the field, before connecting", (_, options, field) => {
+    expect(configError(() => new EtcdLockProvider(options as never)).field).toBe(field);
+  });
+
+  it("advertises etcd's whole-second lease granularity, its minimum TTL, FIFO waiting and revision fencing", async () => {
+    const provider = new EtcdLockProvider({ minTtlMs: 1500 });
+    expect(provider.capabilities).toEqual({ fencing: true, fifo: true, serverClock: true, minTtlMs: 2000, ttlGranularityMs: 1000 });
+    await provider.close();
+  });
+});
+
+describe("etcd:// and etcds:// URLs", () => {
+  it("accepts several hosts, a prefix path, credentials and numeric parameters", async () => {
+    const provider = createLockProviderFromConfig(
+      resolveLockConfig("etcd://app:s3cret@10.0.0.1:2379,10.0.0.2/team/locks?sessionTtlMs=10000&requestTimeoutMs=2000"),
+    );
+    expect(provider.backend).toBe("etcd");
+    await provider.close();
+  });
+
+  it.each([
+    ["an unknown parameter", "etcd://127.0.0.1:2379?ttl=5", "url.params.ttl"],
+    ["a non-numeric parameter", "etcd://127.0.0.1:2379?sessionTtlMs=soon", "url.params.sessionTtlMs"],
+    ["a negative parameter", "etcd://127.0.0.1:2379?requestTimeoutMs=-1", "requestTimeoutMs"],
+    ["a prefix with a trailing slash", "etcd://127.0.0.1:2379/locks/", "prefix"],
+  ])("rejects %s, naming the field", (_, url, field) => {
+    expect(configError(() => createLockProviderFromConfig(resolveLockConfig(url))).field).toBe(field);
+  });
+
+  it("never echoes the password in a config error", () => {
+    const error = configError(() => createLockProviderFromConfig(resolveLockConfig("etcd://app:hunter2@127.0.0.1:2379?bogus=1")));
+    expect(error.message).not.toContain("hunter2");
+  });
+});

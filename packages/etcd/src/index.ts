@@ -1,0 +1,10 @@
+export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
+export { EtcdLockDriver } from "./etcd-lock-driver.js";
+export { EtcdLockProvider } from "./etcd-lock-provider.js";
+export {
+  DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS,
+  type EtcdLockProviderOptions,
+  type EtcdTlsOptions,
+  type ResolvedEtcdLockProviderOptions,
+  resolveEtcdLockProviderOptions,
+} from "./etcd-lock-provider-options.js";

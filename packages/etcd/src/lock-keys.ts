@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+
+/** What distlock stores in its member key; keys written by etcdctl or Go's concurrency.Mutex hold an empty value. */
+export interface MemberValue {
+  /** SHA-256 of the owner secret: enough to check ownership, useless for impersonating the owner. */
+  readonly owner: string;
+  /** Public label of the holder. */
+  readonly holder: string;
+  /** Reentrancy depth. */
+  readonly count: number;
+}
+
+/** `<prefix>/<key>/`: every contender of `key` puts one member key below it, exactly as Go's `concurrency.NewMutex(session, "<prefix>/<key>")`. */
+export function lockPrefix(prefix: string, key: string): Buffer {
+  return Buffer.from(`${prefix}/${key}/`);
+}
+
+/**
+ * `<prefix>/<key>/<leaseIdHex>`, the member key of one lease (Go: `fmt.Sprintf("%s%x", pfx, leaseID)`);
+ * slot n > 0 (another owner of the same provider) appends `-<n>`. Go and etcdctl only order the keys
+ * under the prefix by create revision and never parse their names, so suffixed keys queue with them.
+ */
+export function memberKey(lockPrefixBytes: Buffer, leaseId: string, slot = 0): Buffer {
+  const name = BigInt(leaseId).toString(16);
+  return Buffer.concat([lockPrefixBytes, Buffer.from(slot === 0 ? name : `${name}-${slot}`)]);
+}
+
+/** The exclusive end of the range holding every key that starts with `prefix` (etcd's `clientv3.GetPrefixRangeEnd`). */
+export function prefixRangeEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if ((end[i] as number) < 0xff) {
+      end[i] = (end[i] as number) + 1;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return Buffer.from([0]);
+}
+
+/** The digest stored for an owner secret. */
+export function ownerDigest(ownerSecret: string): string {
+  return createHash("sha256").update(ownerSecret).digest("hex");
+}
+
+export function encodeMemberValue(value: MemberValue): Buffer {
+  return Buffer.from(JSON.stringify(value));
+}
+
+/** The distlock value of a member key, or undefined for a key some other client (etcdctl, Go) wrote. */
+export function decodeMemberValue(bytes: Buffer | undefined): MemberValue | undefined {
+  if (bytes === undefined || bytes.length === 0) return undefined;
+  try {
+    const parsed = JSON.parse(bytes.toString("utf8")) as Partial<MemberValue>;
+    if (typeof parsed.owner !== "string" || typeof parsed.holder !== "string" || !Number.isInteger(parsed.count) || (parsed.count as number) < 1)
+      return undefined;
+    return { owner: parsed.owner, holder: parsed.holder, count: parsed.count as number };
+  } catch {
+    return undefined;
+  }
+}

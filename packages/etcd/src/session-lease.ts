@@ -1,0 +1,89 @@
+import type { Etcd3 } from "etcd3";
+import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
+
+/**
+ * The provider's shared session lease, granted on first use and kept alive in the background, plus
+ * which owner uses which of the session's member keys of each lock key: the first owner gets slot 0
+ * (`<leaseHex>`, Go's own name), further owners of this provider contending for the same key get
+ * slots 1, 2, ... (`<leaseHex>-<slot>`).
+ */
+export class SessionLease {
+  readonly ttlMs: number;
+  readonly #client: Etcd3;
+  readonly #settings: LeaseKeeperSettings;
+  readonly #slots = new Map<string, Map<string, number>>();
+  #current: LeaseKeeper | undefined;
+  #granting: Promise<LeaseKeeper> | undefined;
+  #closed = false;
+
+  constructor(client: Etcd3, ttlMs: number, settings: LeaseKeeperSettings) {
+    this.#client = client;
+    this.ttlMs = ttlMs;
+    this.#settings = settings;
+  }
+
+  /** The slot of `ownerSecret` among this provider's member keys of `key`: its existing one, else the lowest free one. */
+  claim(key: string, ownerSecret: string): number {
+    const owners = this.#slots.get(key) ?? new Map<string, number>();
+    this.#slots.set(key, owners);
+    const existing = owners.get(ownerSecret);
+    if (existing !== undefined) return existing;
+    const taken = new Set(owners.values());
+    let slot = 0;
+    while (taken.has(slot)) slot++;
+    owners.set(ownerSecret, slot);
+    return slot;
+  }
+
+  /** Gives the owner's slot of `key` back. */
+  unclaim(key: string, ownerSecret: string): void {
+    const owners = this.#slots.get(key);
+    owners?.delete(ownerSecret);
+    if (owners?.size === 0) this.#slots.delete(key);
+  }
+
+  /**
+   * The session lease, proven alive for at least half its TTL: granted if there is none (or it was
+   * lost), refreshed with a keepalive if its proof is getting old.
+   */
+  async lease(): Promise<LeaseKeeper> {
+    const current = this.#current;
+    if (current !== undefined && !current.lost) {
+      if (current.provenRemainingMs() > this.ttlMs / 2) return current;
+      const { alive } = await current.keepAlive();
+      if (alive) return current;
+    }
+    this.#granting ??= this.#grant().finally(() => {
+      this.#granting = undefined;
+    });
+    return this.#granting;
+  }
+
+  /** Forgets `lease` as the session after etcd refused it, so the next call grants a new one. */
+  discard(lease: LeaseKeeper): void {
+    if (this.#current !== lease) return;
+    lease.stopKeepingAlive();
+    this.#current = undefined;
+  }
+
+  /** Stops the keepalive and revokes the lease, deleting every key still on it. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pending = this.#granting;
+    const lease = this.#current ?? (await pending?.catch(() => undefined));
+    this.#current = undefined;
+    await lease?.revoke();
+  }
+
+  async #grant(): Promise<LeaseKeeper> {
+    this.#current?.stopKeepingAlive();
+    const lease = await LeaseKeeper.grant(this.#client, this.ttlMs, this.#settings);
+    if (this.#closed) {
+      await lease.revoke().catch(() => undefined);
+      throw new Error("the provider was closed while its session lease was granted");
+    }
+    lease.startKeepingAlive();
+    this.#current = lease;
+    return lease;
+  }
+}
