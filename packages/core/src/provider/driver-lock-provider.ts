@@ -1,5 +1,5 @@
 import { setMaxListeners } from "node:events";
-import type { DriverAcquireRequest, DriverGranted, LockDriver } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, LockDriver } from "../driver/lock-driver.js";
 import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
 import { LockError } from "../errors/lock-error.js";
 import { LockLostError } from "../errors/lock-lost-error.js";
@@ -49,20 +49,21 @@ export class DriverLockProvider implements LockProvider {
 
   async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
     const { request, settings } = this.#prepare(key, options);
-    const waitStartedAt = monotonicNow();
     settings.signal?.throwIfAborted();
-    const first = await this.#attempt(request);
-    if (first.acquired) return this.#grant(request, first, settings);
-    if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
-    const waiting = this.#waitSignal(key, settings, waitStartedAt);
+    const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
     try {
-      const granted = await this.#call("acquire", () =>
-        this.#driver.acquire ? this.#driver.acquire(request, { signal: waiting.signal }) : pollUntilGranted(this.#driver, request, waiting.signal, this.#queue),
+      const first = await this.#unlessAborted(request, this.#attempt(request), waiting.signal);
+      if (first.acquired) return this.#grant(request, first, settings);
+      if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
+      const granted = await this.#unlessAborted(
+        request,
+        this.#call("acquire", () =>
+          this.#driver.acquire
+            ? this.#driver.acquire(request, { signal: waiting.signal })
+            : pollUntilGranted(this.#driver, request, waiting.signal, this.#queue),
+        ),
+        waiting.signal,
       );
-      if (waiting.signal.aborted) {
-        await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
-        throw waiting.signal.reason;
-      }
       return this.#grant(request, granted, settings);
     } catch (error) {
       throw waiting.signal.aborted ? waiting.signal.reason : error;
@@ -74,8 +75,15 @@ export class DriverLockProvider implements LockProvider {
   async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
     const { request, settings } = this.#prepare(key, options);
     settings.signal?.throwIfAborted();
-    const result = await this.#attempt(request);
-    return result.acquired ? this.#grant(request, result, settings) : null;
+    const waiting = this.#waitSignal(key, settings, undefined);
+    try {
+      const result = await this.#unlessAborted(request, this.#attempt(request), waiting.signal);
+      return result.acquired ? this.#grant(request, result, settings) : null;
+    } catch (error) {
+      throw waiting.signal.aborted ? waiting.signal.reason : error;
+    } finally {
+      waiting.dispose();
+    }
   }
 
   async inspect(key: string): Promise<LockState | null> {
@@ -169,14 +177,16 @@ export class DriverLockProvider implements LockProvider {
     this.#scheduler.remove(hold);
   }
 
-  #waitSignal(key: string, settings: AcquireOptions, startedAt: number) {
+  /** One signal for a caller's wait: their own signal, `close()`, and the `timeoutMs` budget (a `LockTimeoutError`). */
+  #waitSignal(key: string, settings: AcquireOptions, timeoutMs: number | undefined) {
+    const startedAt = monotonicNow();
     const controller = new AbortController();
     const abort = (reason: unknown) => controller.abort(reason);
     const onCallerAbort = () => abort(settings.signal?.reason);
     const onClose = () => abort(new ProviderClosedError(this.backend));
     settings.signal?.addEventListener("abort", onCallerAbort, { once: true });
     this.#closing.signal.addEventListener("abort", onClose, { once: true });
-    const timer = settings.waitMs === undefined ? undefined : setTimeout(() => abort(new LockTimeoutError(key, monotonicNow() - startedAt)), settings.waitMs);
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => abort(new LockTimeoutError(key, monotonicNow() - startedAt)), timeoutMs);
     return {
       signal: controller.signal,
       dispose: () => {
@@ -185,6 +195,39 @@ export class DriverLockProvider implements LockProvider {
         this.#closing.signal.removeEventListener("abort", onClose);
       },
     };
+  }
+
+  /**
+   * Settles like `attempt`, or rejects with the signal's reason as soon as it aborts; a grant
+   * that arrives after the abort is released again, so an abandoned call leaves no lock behind.
+   */
+  #unlessAborted<T extends DriverAcquireResult>(request: DriverAcquireRequest, attempt: Promise<T>, signal: AbortSignal): Promise<T> {
+    const undoLateGrant = () =>
+      attempt.then(
+        (result) => (result.acquired ? this.#driver.release(request.key, request.ownerSecret) : undefined),
+        () => undefined,
+      );
+    if (signal.aborted) {
+      void undoLateGrant().catch(() => undefined);
+      return Promise.reject(signal.reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        reject(signal.reason);
+        void undoLateGrant().catch(() => undefined);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      attempt.then(
+        (result) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(result);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+    });
   }
 
   async #call<T>(operation: string, run: () => Promise<T>): Promise<T> {
