@@ -55,15 +55,14 @@ export class DriverLockProvider implements LockProvider {
       const first = await this.#unlessAborted(request, this.#attempt(request), waiting.signal);
       if (first.acquired) return this.#grant(request, first, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
-      const granted = await this.#unlessAborted(
-        request,
-        this.#call("acquire", () =>
-          this.#driver.acquire
-            ? this.#driver.acquire(request, { signal: waiting.signal })
-            : pollUntilGranted(this.#driver, request, waiting.signal, this.#queue),
-        ),
-        waiting.signal,
+      // The wait honours the signal itself and cleans up (queue entries, late grants) before it rejects.
+      const granted = await this.#call("acquire", () =>
+        this.#driver.acquire ? this.#driver.acquire(request, { signal: waiting.signal }) : pollUntilGranted(this.#driver, request, waiting.signal, this.#queue),
       );
+      if (waiting.signal.aborted) {
+        await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
+        throw waiting.signal.reason;
+      }
       return this.#grant(request, granted, settings);
     } catch (error) {
       throw waiting.signal.aborted ? waiting.signal.reason : error;
