@@ -151,6 +151,7 @@ describe("distlock errors and help", () => {
   it("the demo elects a dispatcher, survives killing it, and sees no overlaps (the README's main job)", async () => {
     const result = await runCli(["demo", "--workers", "3", "--duration", "6s", "--json"]);
     expect(result.code).toBe(0);
+    expect(result.stderr).toBe("");
     const summary = JSON.parse(result.stdout);
     expect(summary).toMatchObject({ backend: "sqlite", overlaps: 0, staleWritesRefused: 0, leaderTokensIncrease: true });
     expect(summary.leaderTerms).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,4 @@
-import { createLockProvider, elect, withLock } from "@distlock/core";
+import { abortableSleep, createLockProvider, elect, withLock } from "@distlock/core";
 import type { DemoEvent } from "./demo-protocol.js";
 
 const worker = Number(process.env.DEMO_WORKER);
@@ -22,7 +22,6 @@ process.on("message", (id: number) => {
   acks.delete(id);
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const provider = await createLockProvider(process.env.DISTLOCK_URL);
 
 elect(provider, "demo:cron-dispatcher", {
@@ -33,10 +32,7 @@ elect(provider, "demo:cron-dispatcher", {
     report({ type: "elected", worker, fencingToken: token });
     for (let job = 1; !signal.aborted; job++) {
       report({ type: "dispatched", worker, job, fencingToken: token });
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, 400);
-        signal.addEventListener("abort", () => resolve(clearTimeout(timer)), { once: true });
-      });
+      await abortableSleep(400, signal);
     }
     report({ type: "deposed", worker });
   },
@@ -48,10 +44,10 @@ for (;;) {
     "demo:ledger",
     async (lock) => {
       await reportAndWait({ type: "enter", worker, fencingToken: String(lock.fencingToken) });
-      await sleep(5 + Math.random() * 20);
+      await abortableSleep(5 + Math.random() * 20);
       await reportAndWait({ type: "exit", worker });
     },
     { ttlMs: 2_000 },
   );
-  await sleep(Math.random() * 30);
+  await abortableSleep(Math.random() * 30);
 }
