@@ -1,7 +1,8 @@
 import { MemoryLockProvider } from "@distlock/core";
 import { expect, it } from "vitest";
-import { MemoryLockProvider as FromSource } from "../../core/src/memory/memory-lock-provider.js";
 
-it("tests load workspace packages from their sources, never from a stale build", () => {
-  expect(MemoryLockProvider).toBe(FromSource);
+it("tests load workspace packages from their sources, never from a stale build", async () => {
+  const coreSource = new URL("../../core/src/memory/memory-lock-provider.ts", import.meta.url).href;
+  const fromSource = (await import(/* @vite-ignore */ coreSource)) as { MemoryLockProvider: unknown };
+  expect(MemoryLockProvider).toBe(fromSource.MemoryLockProvider);
 });
