@@ -1,5 +1,6 @@
 import { Etcd3, type IOptions } from "etcd3";
 import type { ResolvedEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import { grpcDeadline } from "./grpc-deadline.js";
 import { perAttemptDeadline } from "./per-attempt-deadline.js";
 
 /** The etcd3 client a provider creates (and closes) when the caller does not bring one; every unary call gets a deadline. */
@@ -8,7 +9,7 @@ export function createEtcdClient(options: ResolvedEtcdLockProviderOptions): Etcd
   const config: IOptions = {
     hosts: [...options.hosts],
     dialTimeout: options.dialTimeoutMs,
-    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + requestTimeoutMs }),
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: grpcDeadline(requestTimeoutMs) }),
   };
   if (auth !== undefined) config.auth = { username: auth.username, password: auth.password, callOptions: perAttemptDeadline(requestTimeoutMs) };
   if (tls !== undefined) {
