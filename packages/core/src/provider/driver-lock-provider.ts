@@ -35,7 +35,7 @@ export class DriverLockProvider implements LockProvider {
   readonly #scheduler: RenewalScheduler;
   readonly #queue = new LocalWaitQueue();
   readonly #closing = new AbortController();
-  readonly #operations: HoldOperations = { release: (hold) => this.#release(hold), renew: (hold, ttlMs) => this.#renew(hold, ttlMs) };
+  readonly #operations: HoldOperations = { release: (hold, detached) => this.#release(hold, detached), renew: (hold, ttlMs) => this.#renew(hold, ttlMs) };
   #closed: Promise<void> | undefined;
 
   constructor(driver: LockDriver, options: DriverLockProviderOptions = {}) {
@@ -53,17 +53,23 @@ export class DriverLockProvider implements LockProvider {
     const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
     try {
       const first = await this.#unlessAborted(request, this.#attempt(request), waiting.signal);
-      if (first.acquired) return this.#grant(request, first, settings);
+      const fresh = first.acquired ? await this.#unlessAborted(request, this.#confirmFresh(request, first), waiting.signal) : undefined;
+      if (fresh !== undefined) return this.#grant(request, fresh, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
-      // The wait honours the signal itself and cleans up (queue entries, late grants) before it rejects.
-      const granted = await this.#call("acquire", () =>
-        this.#driver.acquire ? this.#driver.acquire(request, { signal: waiting.signal }) : pollUntilGranted(this.#driver, request, waiting.signal, this.#queue),
-      );
-      if (waiting.signal.aborted) {
-        await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
-        throw waiting.signal.reason;
+      for (;;) {
+        // The wait honours the signal itself and cleans up (queue entries, late grants) before it rejects.
+        const granted = await this.#call("acquire", () =>
+          this.#driver.acquire
+            ? this.#driver.acquire(request, { signal: waiting.signal })
+            : pollUntilGranted(this.#driver, request, waiting.signal, this.#queue),
+        );
+        const confirmed = waiting.signal.aborted ? undefined : await this.#confirmFresh(request, granted);
+        if (waiting.signal.aborted) {
+          if (confirmed !== undefined) await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
+          throw waiting.signal.reason;
+        }
+        if (confirmed !== undefined) return this.#grant(request, confirmed, settings);
       }
-      return this.#grant(request, granted, settings);
     } catch (error) {
       throw waiting.signal.aborted ? waiting.signal.reason : error;
     } finally {
@@ -77,7 +83,8 @@ export class DriverLockProvider implements LockProvider {
     const waiting = this.#waitSignal(key, settings, undefined);
     try {
       const result = await this.#unlessAborted(request, this.#attempt(request), waiting.signal);
-      return result.acquired ? this.#grant(request, result, settings) : null;
+      const fresh = result.acquired ? await this.#unlessAborted(request, this.#confirmFresh(request, result), waiting.signal) : undefined;
+      return fresh === undefined ? null : this.#grant(request, fresh, settings);
     } catch (error) {
       throw waiting.signal.aborted ? waiting.signal.reason : error;
     } finally {
@@ -127,6 +134,21 @@ export class DriverLockProvider implements LockProvider {
     return result.acquired ? { ...result, grantedAt: result.grantedAt ?? startedAt } : result;
   }
 
+  /**
+   * A grant whose conservative deadline has already passed (its lease started long before the answer
+   * came, e.g. during a server election) is renewed before it is handed out; if that fails it is
+   * released and treated as not granted, so acquire never returns a lock that cannot be proven.
+   */
+  async #confirmFresh(request: DriverAcquireRequest, granted: DriverGranted): Promise<DriverGranted | undefined> {
+    const startedAt = granted.grantedAt ?? monotonicNow();
+    if (conservativeDeadline(startedAt, Math.min(granted.ttlMs, request.ttlMs)) > monotonicNow()) return granted;
+    const renewedAt = monotonicNow();
+    const [held] = await this.#driver.renew([{ key: request.key, ownerSecret: request.ownerSecret, ttlMs: request.ttlMs }]).catch(() => [false]);
+    if (held === true) return { ...granted, ttlMs: request.ttlMs, grantedAt: renewedAt };
+    await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
+    return undefined;
+  }
+
   #grant(request: DriverAcquireRequest, granted: DriverGranted, settings: AcquireOptions): Lock {
     const startedAt = granted.grantedAt ?? monotonicNow();
     const validUntil = conservativeDeadline(startedAt, Math.min(granted.ttlMs, request.ttlMs));
@@ -147,14 +169,31 @@ export class DriverLockProvider implements LockProvider {
     return new LockHandle(hold, request.holder, granted.holdCount, this.#operations);
   }
 
-  async #release(hold: Hold): Promise<void> {
-    const outcome = await this.#call("release", () => this.#driver.release(hold.key, hold.ownerSecret));
+  /**
+   * Drops one level of `hold`. The handle lets go locally on its first try even if the server call
+   * fails (the watchdog stops and the lease runs out on the server), so a failed release never keeps
+   * a key alive; `detached` says an earlier try already let go.
+   */
+  async #release(hold: Hold, detached: boolean): Promise<void> {
+    const letGo = () => {
+      if (detached) return;
+      detached = true;
+      hold.openHandles -= 1;
+      if (hold.openHandles <= 0) hold.finish();
+    };
+    let outcome: { held: boolean; holdCount: number };
+    try {
+      outcome = await this.#call("release", () => this.#driver.release(hold.key, hold.ownerSecret));
+    } catch (error) {
+      letGo();
+      throw error;
+    }
     if (!outcome.held) {
       hold.lose("the server no longer shows this owner holding it");
       throw hold.lostReason;
     }
-    hold.openHandles -= 1;
-    if (outcome.holdCount === 0 || hold.openHandles <= 0) hold.finish();
+    letGo();
+    if (outcome.holdCount === 0) hold.finish();
   }
 
   async #renew(hold: Hold, ttlMs: number | undefined): Promise<void> {
@@ -200,10 +239,10 @@ export class DriverLockProvider implements LockProvider {
    * Settles like `attempt`, or rejects with the signal's reason as soon as it aborts; a grant
    * that arrives after the abort is released again, so an abandoned call leaves no lock behind.
    */
-  #unlessAborted<T extends DriverAcquireResult>(request: DriverAcquireRequest, attempt: Promise<T>, signal: AbortSignal): Promise<T> {
+  #unlessAborted<T extends DriverAcquireResult | undefined>(request: DriverAcquireRequest, attempt: Promise<T>, signal: AbortSignal): Promise<T> {
     const undoLateGrant = () =>
       attempt.then(
-        (result) => (result.acquired ? this.#driver.release(request.key, request.ownerSecret) : undefined),
+        (result) => (result?.acquired ? this.#driver.release(request.key, request.ownerSecret) : undefined),
         () => undefined,
       );
     if (signal.aborted) {

@@ -33,8 +33,12 @@ export class Hold {
     this.#armDeadline();
   }
 
-  /** Created on first use: most holds end without anyone listening. */
+  /**
+   * Created on first use: most holds end without anyone listening. Reading it checks the deadline
+   * first, so it is aborted even when the deadline timer has not run yet (e.g. right after a process pause).
+   */
   get signal(): AbortSignal {
+    this.#loseIfPastDeadline();
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#lostReason !== undefined) this.#controller.abort(this.#lostReason);
@@ -42,8 +46,9 @@ export class Hold {
     return this.#controller.signal;
   }
 
-  /** Why the hold was lost, once it was. */
+  /** Why the hold was lost, once it was (checking the deadline first). */
   get lostReason(): LockLostError | undefined {
+    this.#loseIfPastDeadline();
     return this.#lostReason;
   }
 
@@ -57,7 +62,7 @@ export class Hold {
   }
 
   get active(): boolean {
-    return this.#lostReason === undefined && this.openHandles > 0;
+    return this.lostReason === undefined && this.openHandles > 0;
   }
 
   /** Records a successful renewal or re-entry whose lease started at `startedAt`; deadlines only move forward. */
@@ -94,10 +99,18 @@ export class Hold {
     this.#onEnd(this);
   }
 
+  #loseIfPastDeadline(): void {
+    if (this.#lostReason === undefined && this.#deadline !== undefined && monotonicNow() >= this.#validUntil) this.#expire();
+  }
+
+  #expire(): void {
+    this.lose("its lease deadline passed without a successful renewal");
+  }
+
   #armDeadline(): void {
     clearTimeout(this.#deadline);
     const delay = Math.max(0, this.#validUntil - monotonicNow());
-    this.#deadline = setTimeout(() => this.lose("its lease deadline passed without a successful renewal"), delay);
+    this.#deadline = setTimeout(() => this.#expire(), delay);
     this.#deadline.unref();
   }
 }

@@ -4,7 +4,8 @@ import type { Hold } from "./hold.js";
 
 /** What a handle asks of the provider that made it. */
 export interface HoldOperations {
-  release(hold: Hold): Promise<void>;
+  /** `detached`: an earlier failed try of this handle already let go of it locally. */
+  release(hold: Hold, detached: boolean): Promise<void>;
   renew(hold: Hold, ttlMs: number | undefined): Promise<void>;
 }
 
@@ -17,6 +18,7 @@ export class LockHandle implements Lock {
   readonly #hold: Hold;
   readonly #operations: HoldOperations;
   #release: Promise<void> | undefined;
+  #detached = false;
 
   constructor(hold: Hold, holder: string, holdCount: number, operations: HoldOperations) {
     this.key = hold.key;
@@ -45,7 +47,8 @@ export class LockHandle implements Lock {
   }
 
   release(): Promise<void> {
-    this.#release ??= this.#operations.release(this.#hold).catch((error: unknown) => {
+    this.#release ??= this.#operations.release(this.#hold, this.#detached).catch((error: unknown) => {
+      this.#detached = true;
       this.#release = undefined;
       throw error;
     });
