@@ -26,6 +26,7 @@ export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions): SqlC
   const pool = new pg.Pool(config);
   // An idle client dropped by a restarting server emits "error"; the next query reconnects.
   pool.on("error", () => undefined);
+  guardCheckedOutClients(pool);
   const db = new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPgPool(pool, true) : pool }) });
   return {
     db,
@@ -36,6 +37,7 @@ export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions): SqlC
 
 /** The caller's pool: statements (and LISTEN, if enabled) borrow from it; it is never ended. */
 export function openPostgresPool(pool: pg.Pool, options: ResolvedSqlOptions, db?: SqlConnection["db"]): SqlConnection {
+  guardCheckedOutClients(pool);
   return {
     db: db ?? new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPgPool(pool, false) : pool }) }),
     openListenClient: options.listen ? () => borrowListenClient(pool) : undefined,
@@ -54,4 +56,15 @@ async function borrowListenClient(pool: pg.Pool): Promise<ListenClient> {
   const client = await pool.connect();
   client.on("error", () => undefined);
   return { client, release: (broken) => client.release(broken) };
+}
+
+/**
+ * pg-pool removes its idle "error" listener while a client is checked out, so a connection reset in
+ * the middle of a statement would be an unhandled "error" event and end the process. The statement
+ * itself still rejects (and the driver reports BACKEND_UNAVAILABLE); this only keeps the process alive.
+ */
+function guardCheckedOutClients(pool: pg.Pool): void {
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
 }
