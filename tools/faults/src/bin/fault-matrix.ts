@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+import { cpus, release, type } from "node:os";
+import { parseArgs } from "node:util";
+import { BACKEND_NAMES, type BackendName } from "../matrix/backend-fixture.js";
+import { FAULT_NAMES, type FaultName } from "../matrix/fault-name.js";
+import { formatTable } from "../matrix/format-table.js";
+import { runMatrix } from "../matrix/run-matrix.js";
+import { DEFAULT_ROW_SETTINGS, LONG_ROW_SETTINGS } from "../runner/row-settings.js";
+
+const USAGE = `Usage: distlock-fault-matrix [--long] [--backend <name>]... [--fault <name>]...
+  --long      more workers, more injections per row (the documented run)
+  --backend   ${BACKEND_NAMES.join(", ")} (default: all)
+  --fault     ${FAULT_NAMES.join(", ")} (default: all that apply)
+Prints the matrix as a Markdown table; exits 1 if any row has a violation.`;
+
+function pick<T extends string>(values: string[] | undefined, allowed: readonly T[], flag: string): T[] | undefined {
+  if (values === undefined) return undefined;
+  for (const value of values) {
+    if (!allowed.includes(value as T)) throw new Error(`--${flag} ${value}: expected one of ${allowed.join(", ")}`);
+  }
+  return values as T[];
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { long: { type: "boolean" }, backend: { type: "string", multiple: true }, fault: { type: "string", multiple: true }, help: { type: "boolean" } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const backends = pick<BackendName>(values.backend, BACKEND_NAMES, "backend") ?? [...BACKEND_NAMES];
+  const faults = pick<FaultName>(values.fault, FAULT_NAMES, "fault");
+  const settings = values.long ? LONG_ROW_SETTINGS : DEFAULT_ROW_SETTINGS;
+  const startedAt = new Date();
+  const rows = await runMatrix({
+    backends,
+    ...(faults === undefined ? {} : { faults }),
+    settings,
+    onRow: (row) => console.error(`${row.backend} / ${row.fault}: ${row.operations} ops, ${row.violations.length} violations`),
+  });
+  const machine = `${type()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
+  console.log(`Fault matrix (${values.long ? "long" : "short"} form), ${startedAt.toISOString()}, ${machine}\n`);
+  console.log(formatTable(rows));
+  return rows.some((row) => row.violations.length > 0 || row.workerFailures.length > 0) ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    console.error(USAGE);
+    process.exitCode = 2;
+  },
+);

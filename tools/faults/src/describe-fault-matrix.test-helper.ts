@@ -1,0 +1,34 @@
+import { type RedisServer, startRedis } from "@distlock/test-servers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKEND_FAULTS, type BackendFixture, type BackendName, startBackend } from "./matrix/backend-fixture.js";
+import { DEFAULT_ROW_SETTINGS } from "./runner/row-settings.js";
+import { runRow } from "./runner/run-row.js";
+
+/** Registers the short form of the matrix for these backends: one test per row, each on the backend's own servers. */
+export function describeFaultMatrix(backends: readonly BackendName[]): void {
+  let fence: RedisServer;
+  beforeAll(async () => {
+    fence = await startRedis();
+  });
+  afterAll(() => fence?.close());
+
+  for (const backend of backends) {
+    describe(`${backend} under faults (short form)`, () => {
+      let fixture: BackendFixture;
+      beforeAll(async () => {
+        fixture = await startBackend(backend);
+      });
+      afterAll(() => fixture?.close());
+
+      for (const fault of BACKEND_FAULTS[backend]) {
+        it(`${fault}: no safety or liveness violation, and the key is acquired again after the fault`, async () => {
+          const row = await runRow(fixture, fault, DEFAULT_ROW_SETTINGS, fence.port);
+          expect({ violations: row.violations, workerFailures: row.workerFailures }).toEqual({ violations: [], workerFailures: [] });
+          expect(row.faultsInjected).toBe(DEFAULT_ROW_SETTINGS.injections);
+          expect(row.recoveryMs).not.toBeNull();
+          expect(row.writesAccepted).toBeGreaterThan(0);
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * One entry of a run's history. Times (`at`, `validUntil`, `startedAt`) are wall-clock-comparable
+ * milliseconds (`performance.timeOrigin + performance.now()`), shared by every process on the machine.
+ * `hold` names one acquisition (`<worker>#<n>`); tokens are decimal strings (bigints do not cross IPC as JSON).
+ */
+export type HistoryEvent =
+  | { readonly type: "acquire-start"; readonly worker: string; readonly at: number }
+  | { readonly type: "acquire-failed"; readonly worker: string; readonly at: number; readonly code: string }
+  | { readonly type: "acquired"; readonly worker: string; readonly at: number; readonly hold: string; readonly token: string; readonly validUntil: number }
+  | { readonly type: "valid"; readonly worker: string; readonly at: number; readonly hold: string; readonly validUntil: number }
+  | { readonly type: "cs-start"; readonly worker: string; readonly at: number; readonly hold: string }
+  | {
+      readonly type: "write";
+      readonly worker: string;
+      /** When the write was sent; `signalAborted` and `validUntil` are read at that moment. */
+      readonly at: number;
+      readonly hold: string;
+      readonly token: string;
+      readonly signalAborted: boolean;
+      readonly validUntil: number;
+      readonly accepted: boolean;
+      /** Position among the resource's accepted writes (0 when rejected). */
+      readonly seq: number;
+    }
+  | { readonly type: "cs-end"; readonly worker: string; readonly at: number; readonly hold: string; readonly validUntil: number }
+  | { readonly type: "released"; readonly worker: string; readonly at: number; readonly hold: string }
+  | { readonly type: "release-failed"; readonly worker: string; readonly at: number; readonly hold: string; readonly code: string }
+  | { readonly type: "lost"; readonly worker: string; readonly at: number; readonly hold: string; readonly code: string }
+  | { readonly type: "worker-stopped"; readonly worker: string; readonly at: number }
+  | { readonly type: "killed"; readonly worker: string; readonly at: number }
+  | FaultEvent;
+
+/** Injected by the runner. `outage` faults make the backend unavailable to `scope` (a worker, or everyone). */
+export type FaultEvent =
+  | { readonly type: "fault"; readonly at: number; readonly fault: string; readonly outage: boolean; readonly scope: string }
+  | { readonly type: "fault-end"; readonly at: number; readonly fault: string; readonly outage: boolean; readonly scope: string };
+
+/** `scope` of a fault that affects every worker. */
+export const EVERYONE = "*";
+
+/** Now, on the clock every history event uses. */
+export function wallNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** A `performance.now()` deadline of this process on the history's clock. */
+export function toWall(monotonic: number): number {
+  return performance.timeOrigin + monotonic;
+}

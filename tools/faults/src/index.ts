@@ -1,0 +1,16 @@
+export { checkHistory } from "./checker/check-history.js";
+export { type CheckOptions, DEFAULT_CHECK_OPTIONS } from "./checker/check-options.js";
+export type { Violation, ViolationKind } from "./checker/violation.js";
+export { type FenceWrite, RedisFence } from "./fence/redis-fence.js";
+export { EVERYONE, type FaultEvent, type HistoryEvent, toWall, wallNow } from "./history/history-event.js";
+export { BACKEND_FAULTS, BACKEND_NAMES, type BackendFixture, type BackendName, startBackend } from "./matrix/backend-fixture.js";
+export { FAULT_INJECTORS, type FaultInjector } from "./matrix/fault-injectors.js";
+export { FAULT_NAMES, type FaultName } from "./matrix/fault-name.js";
+export { formatTable } from "./matrix/format-table.js";
+export { type MatrixOptions, runMatrix } from "./matrix/run-matrix.js";
+export { HistoryLog } from "./runner/history-log.js";
+export type { RowResult } from "./runner/row-result.js";
+export type { RowRun } from "./runner/row-run.js";
+export { DEFAULT_ROW_SETTINGS, LONG_ROW_SETTINGS, type RowSettings } from "./runner/row-settings.js";
+export { runRow } from "./runner/run-row.js";
+export { WorkerProcess, workerScriptPath } from "./runner/worker-process.js";

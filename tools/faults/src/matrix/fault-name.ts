@@ -1,0 +1,4 @@
+/** The faults of the matrix. */
+export const FAULT_NAMES = ["holder-sigkill", "holder-sigstop", "server-restart", "network-cut", "minority-loss", "majority-loss", "leader-loss"] as const;
+
+export type FaultName = (typeof FAULT_NAMES)[number];

@@ -1,0 +1,39 @@
+import type { RowResult } from "../runner/row-result.js";
+
+const HEADER = [
+  "backend",
+  "fault",
+  "workers",
+  "operations",
+  "faults injected",
+  "writes ok / rejected",
+  "stale writes",
+  "violations",
+  "recovery (ms)",
+  "row time (s)",
+];
+
+/** The matrix as a Markdown table, one line per row; violations and worker failures are listed below it. */
+export function formatTable(rows: readonly RowResult[]): string {
+  const lines = [`| ${HEADER.join(" | ")} |`, `|${HEADER.map((_, i) => (i < 2 ? " --- " : " ---: ")).join("|")}|`];
+  for (const row of rows) {
+    const cells = [
+      row.backend,
+      row.fault,
+      row.workers,
+      row.operations,
+      row.faultsInjected,
+      `${row.writesAccepted} / ${row.writesRejected}`,
+      row.staleWrites,
+      row.violations.length,
+      row.recoveryMs === null ? "—" : Math.round(row.recoveryMs),
+      (row.durationMs / 1_000).toFixed(1),
+    ];
+    lines.push(`| ${cells.join(" | ")} |`);
+  }
+  const problems = rows.flatMap((row) => [
+    ...row.violations.map((v) => `- ${row.backend} / ${row.fault}: **${v.kind}**: ${v.detail}`),
+    ...row.workerFailures.map((failure) => `- ${row.backend} / ${row.fault}: worker failed: ${failure}`),
+  ]);
+  return [...lines, ...(problems.length === 0 ? [] : ["", ...problems])].join("\n");
+}

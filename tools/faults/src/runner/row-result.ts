@@ -1,0 +1,21 @@
+import type { Violation } from "../checker/violation.js";
+
+/** One row of the fault matrix. */
+export interface RowResult {
+  readonly backend: string;
+  readonly fault: string;
+  readonly workers: number;
+  /** Successful acquisitions. */
+  readonly operations: number;
+  readonly faultsInjected: number;
+  readonly writesAccepted: number;
+  readonly writesRejected: number;
+  /** Writes sent after the writer's own validity deadline (all must have been rejected or harmless). */
+  readonly staleWrites: number;
+  readonly violations: readonly Violation[];
+  /** Longest time from an injected fault to the next successful acquisition by anyone; null if none followed. */
+  readonly recoveryMs: number | null;
+  readonly durationMs: number;
+  /** Workers that failed on their own (not through an injected fault). */
+  readonly workerFailures: readonly string[];
+}

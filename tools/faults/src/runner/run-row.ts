@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startTcpProxy, type TcpProxy } from "@distlock/test-servers";
+import { checkHistory } from "../checker/check-history.js";
+import { type HistoryEvent, wallNow } from "../history/history-event.js";
+import type { BackendFixture } from "../matrix/backend-fixture.js";
+import { FAULT_INJECTORS } from "../matrix/fault-injectors.js";
+import type { FaultName } from "../matrix/fault-name.js";
+import { HistoryLog } from "./history-log.js";
+import type { RowResult } from "./row-result.js";
+import type { RowRun } from "./row-run.js";
+import type { RowSettings } from "./row-settings.js";
+import { WorkerProcess } from "./worker-process.js";
+
+/** How long a row waits for the first acquisition and for recovery after each fault. */
+const PROGRESS_TIMEOUT_MS = 20_000;
+
+/** Puts a proxy in front of every 127.0.0.1 host of `url`; returns the rewritten URL. */
+async function proxyEveryHost(url: string): Promise<{ url: string; proxies: TcpProxy[] }> {
+  const ports = [...url.matchAll(/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
+  const proxies = await Promise.all(ports.map((port) => startTcpProxy(port)));
+  let index = 0;
+  const proxied = url.replace(/127\.0\.0\.1:(\d+)/g, () => `127.0.0.1:${proxies[index++]?.port}`);
+  return { url: proxied, proxies };
+}
+
+function summarise(fixture: BackendFixture, fault: FaultName, run: RowRun, startedAt: number, events: readonly HistoryEvent[]): Omit<RowResult, "violations"> {
+  const acquired = events.filter((event) => event.type === "acquired");
+  const faults = events.filter((event) => event.type === "fault");
+  const writes = events.flatMap((event) => (event.type === "write" ? [event] : []));
+  const recoveries = faults.map((f) => (acquired.find((event) => event.at > f.at)?.at ?? Number.NaN) - f.at);
+  return {
+    backend: fixture.backend,
+    fault,
+    workers: run.workers.length,
+    operations: acquired.length,
+    faultsInjected: faults.length,
+    writesAccepted: writes.filter((w) => w.accepted).length,
+    writesRejected: writes.filter((w) => !w.accepted).length,
+    staleWrites: writes.filter((w) => w.at > w.validUntil).length,
+    recoveryMs: recoveries.length === 0 || recoveries.some(Number.isNaN) ? null : Math.max(...recoveries),
+    durationMs: wallNow() - startedAt,
+    workerFailures: run.workers.flatMap((w) => (w.failure === undefined ? [] : [`${w.name}: ${w.failure}`])),
+  };
+}
+
+/** Runs one row: workers contend for a fresh key while `fault` is injected; the history is then checked. */
+export async function runRow(fixture: BackendFixture, fault: FaultName, settings: RowSettings, fencePort: number): Promise<RowResult> {
+  const startedAt = wallNow();
+  const log = new HistoryLog();
+  const key = `faults-${fault}-${randomUUID()}`;
+  const workers: WorkerProcess[] = [];
+  const task = (url: string) => ({
+    worker: `w${workers.length}`,
+    url,
+    key,
+    fencePort,
+    ttlMs: fixture.ttlMs,
+    holdMs: settings.holdMs,
+    waitMs: settings.livenessBoundMs,
+    thinkMs: settings.thinkMs,
+  });
+  const spawnWorker = async (url = fixture.url) => {
+    const worker = new WorkerProcess(task(url), log);
+    workers.push(worker);
+    await worker.start();
+    return worker;
+  };
+  const proxied = fault === "network-cut" ? await proxyEveryHost(fixture.url) : undefined;
+  try {
+    const first = proxied === undefined ? undefined : await spawnWorker(proxied.url);
+    await Promise.all(Array.from({ length: settings.workers - workers.length }, () => spawnWorker()));
+    const run: RowRun = {
+      fixture,
+      settings,
+      log,
+      workers,
+      spawnWorker: () => spawnWorker(),
+      ...(first === undefined || proxied === undefined ? {} : { proxied: { worker: first, proxies: proxied.proxies } }),
+    };
+    await log.next((event) => event.type === "acquired", PROGRESS_TIMEOUT_MS);
+    await sleep(settings.warmupMs);
+    for (let i = 0; i < settings.injections; i++) {
+      await FAULT_INJECTORS[fault](run);
+      await log.next((event) => event.type === "acquired", PROGRESS_TIMEOUT_MS);
+      await sleep(settings.gapMs);
+    }
+    await Promise.all(workers.map((worker) => worker.stop()));
+    const violations = checkHistory(log.events, { livenessBoundMs: settings.livenessBoundMs });
+    return { ...summarise(fixture, fault, run, startedAt, log.events), violations };
+  } finally {
+    await Promise.allSettled(workers.map((worker) => worker.stop()));
+    await Promise.allSettled((proxied?.proxies ?? []).map((proxy) => proxy.close()));
+  }
+}

@@ -1,0 +1,115 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { createLockProvider, type Lock, LockError, type LockProvider } from "@distlock/core";
+import { RedisFence } from "../fence/redis-fence.js";
+import { type HistoryEvent, toWall, wallNow } from "../history/history-event.js";
+import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
+
+// A fault worker: acquires one key in a loop until told to stop; each critical section writes to the
+// fenced resource with its token twice, a random time apart, and every step goes to the parent as a
+// history event. It always writes, even when its signal has aborted: fencing is what must stop a stale writer.
+
+const stopping = new AbortController();
+const RELEASE_RETRY_MS = 100;
+
+function send(message: WorkerMessage, then?: () => void): void {
+  if (process.connected && process.send !== undefined) process.send(message, () => then?.());
+  else then?.();
+}
+
+function record(event: HistoryEvent): void {
+  send({ type: "event", event });
+}
+
+const codeOf = (error: unknown): string => (LockError.is(error) ? error.code : error instanceof Error ? error.name : "UNKNOWN");
+
+async function write(task: WorkerTask, fence: RedisFence, lock: Lock, hold: string): Promise<void> {
+  const token = String(lock.fencingToken);
+  const at = wallNow();
+  const signalAborted = lock.signal.aborted;
+  const validUntil = toWall(lock.validUntil);
+  const outcome = await fence.write(token);
+  record({ type: "write", worker: task.worker, at, hold, token, signalAborted, validUntil, ...outcome });
+}
+
+async function criticalSection(task: WorkerTask, fence: RedisFence, lock: Lock, hold: string): Promise<void> {
+  const onLost = () => record({ type: "lost", worker: task.worker, at: wallNow(), hold, code: codeOf(lock.signal.reason) });
+  if (lock.signal.aborted) onLost();
+  else lock.signal.addEventListener("abort", onLost, { once: true });
+  let validUntil = lock.validUntil;
+  const watch = setInterval(() => {
+    if (lock.validUntil === validUntil) return;
+    validUntil = lock.validUntil;
+    record({ type: "valid", worker: task.worker, at: wallNow(), hold, validUntil: toWall(validUntil) });
+  }, task.ttlMs / 10);
+  try {
+    record({ type: "cs-start", worker: task.worker, at: wallNow(), hold });
+    await write(task, fence, lock, hold);
+    const [min, max] = task.holdMs;
+    await sleep(min + Math.random() * (max - min));
+    await write(task, fence, lock, hold);
+    record({ type: "cs-end", worker: task.worker, at: wallNow(), hold, validUntil: toWall(lock.validUntil) });
+  } finally {
+    clearInterval(watch);
+  }
+}
+
+/**
+ * Releases, retrying while the backend is unreachable: a hold whose release failed stays under core's
+ * watchdog, so a caller that gave up after one failed release would keep the key until its process exits.
+ */
+async function release(task: WorkerTask, lock: Lock, hold: string): Promise<void> {
+  for (;;) {
+    try {
+      await lock.release();
+      record({ type: "released", worker: task.worker, at: wallNow(), hold });
+      return;
+    } catch (error) {
+      record({ type: "release-failed", worker: task.worker, at: wallNow(), hold, code: codeOf(error) });
+      if (lock.signal.aborted || lock.remainingMs() === 0) return;
+      await sleep(RELEASE_RETRY_MS);
+    }
+  }
+}
+
+async function loop(task: WorkerTask, provider: LockProvider, fence: RedisFence): Promise<void> {
+  for (let n = 0; !stopping.signal.aborted; n++) {
+    record({ type: "acquire-start", worker: task.worker, at: wallNow() });
+    let lock: Lock;
+    try {
+      lock = await provider.acquire(task.key, { ttlMs: task.ttlMs, waitMs: task.waitMs, signal: stopping.signal });
+    } catch (error) {
+      if (stopping.signal.aborted) break;
+      record({ type: "acquire-failed", worker: task.worker, at: wallNow(), code: codeOf(error) });
+      await sleep(task.thinkMs);
+      continue;
+    }
+    const hold = `${task.worker}#${n}`;
+    record({ type: "acquired", worker: task.worker, at: wallNow(), hold, token: String(lock.fencingToken), validUntil: toWall(lock.validUntil) });
+    await criticalSection(task, fence, lock, hold);
+    await release(task, lock, hold);
+    await sleep(task.thinkMs);
+  }
+}
+
+async function run(task: WorkerTask): Promise<void> {
+  const provider = await createLockProvider(task.url);
+  const fence = new RedisFence(task.fencePort, task.key);
+  try {
+    await loop(task, provider, fence);
+    record({ type: "worker-stopped", worker: task.worker, at: wallNow() });
+  } finally {
+    await Promise.allSettled([provider.close(), fence.close()]);
+  }
+}
+
+process.on("message", (message: ParentMessage) => {
+  if (message.type === "stop") {
+    stopping.abort();
+    return;
+  }
+  run(message.task).then(
+    () => send({ type: "done" }, () => process.exit(0)),
+    (error: unknown) => send({ type: "failed", message: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1)),
+  );
+});
+send({ type: "ready" });

@@ -1,0 +1,27 @@
+import type { HistoryEvent } from "../history/history-event.js";
+
+/** What a fault worker is asked to do. */
+export interface WorkerTask {
+  /** Name used in the history. */
+  readonly worker: string;
+  /** Lock URL, as `createLockProvider` takes it. */
+  readonly url: string;
+  readonly key: string;
+  /** Port of the redis-server holding the fenced resource. */
+  readonly fencePort: number;
+  readonly ttlMs: number;
+  /** Each critical section sleeps a random time in [min, max] between its two writes. */
+  readonly holdMs: readonly [number, number];
+  /** Bound of one `acquire` call. */
+  readonly waitMs: number;
+  /** Pause between a release and the next attempt. */
+  readonly thinkMs: number;
+}
+
+export type ParentMessage = { readonly type: "start"; readonly task: WorkerTask } | { readonly type: "stop" };
+
+export type WorkerMessage =
+  | { readonly type: "event"; readonly event: HistoryEvent }
+  | { readonly type: "ready" }
+  | { readonly type: "done" }
+  | { readonly type: "failed"; readonly message: string };
