@@ -1,44 +1,20 @@
 import { EtcdLockProvider } from "@distlock/etcd";
 import { CompareResult, CompareTarget, Etcd3, EtcdLockFailedError } from "etcd3";
-
-/** A held lock: call to release it. */
-export type Release = () => Promise<void>;
-
-/** One lock implementation connected to one etcd. */
-export interface OpenEtcdSubject {
-  /** Waits until `key` is held (retrying the way the library does, or polling where it cannot wait). */
-  acquire(key: string, ttlMs: number): Promise<Release>;
-  close(): Promise<void>;
-}
-
-/** A lock implementation under test. */
-export interface EtcdLockSubject {
-  /** Stable id, used by worker processes to find the subject. */
-  readonly id: string;
-  readonly name: string;
-  /** Settings worth printing under the table. */
-  readonly settings: string;
-  open(endpoints: readonly string[]): Promise<OpenEtcdSubject>;
-}
+import { type LockSubject, providerSubject } from "../harness/index.js";
 
 /** Poll interval of subjects that cannot wait on their own. */
 const RETRY_MS = 10;
 
-function distlock(id: string, name: string, sessionTtlMs: number | undefined, settings: string): EtcdLockSubject {
+/** The hosts of a comma-separated endpoint list. */
+const hostsOf = (endpoints: string) => endpoints.split(",");
+
+function distlock(id: string, name: string, sessionTtlMs: number | undefined, settings: string): LockSubject {
   return {
     id,
     name,
+    role: "distlock",
     settings,
-    async open(endpoints) {
-      const locks = new EtcdLockProvider({ hosts: endpoints, ...(sessionTtlMs === undefined ? {} : { sessionTtlMs }) });
-      return {
-        async acquire(key, ttlMs) {
-          const lock = await locks.acquire(key, { ttlMs });
-          return () => lock.release();
-        },
-        close: () => locks.close(),
-      };
-    },
+    open: async (endpoints) => providerSubject(new EtcdLockProvider({ hosts: hostsOf(endpoints), ...(sessionTtlMs === undefined ? {} : { sessionTtlMs }) })),
   };
 }
 
@@ -54,12 +30,13 @@ export const DISTLOCK_DEDICATED = distlock(
 );
 
 /** etcd3's built-in `Lock`: lease grant (+ keepalive stream) and put-if-absent txn to take, lease revoke to release; it cannot wait. */
-export const ETCD3_LOCK: EtcdLockSubject = {
+export const ETCD3_LOCK: LockSubject = {
   id: "etcd3-lock",
   name: "etcd3 Lock",
+  role: "peer",
   settings: `etcd3 1.1.2 client.lock(key).ttl(10); on contention it fails, retried every ${RETRY_MS} ms`,
   async open(endpoints) {
-    const client = new Etcd3({ hosts: [...endpoints] });
+    const client = new Etcd3({ hosts: hostsOf(endpoints) });
     return {
       async acquire(key, ttlMs) {
         for (;;) {
@@ -81,12 +58,13 @@ export const ETCD3_LOCK: EtcdLockSubject = {
 };
 
 /** The floor: one put-if-absent txn to take, one delete to release; no lease, no owner check, no fencing, no renewal. */
-export const RAW_FLOOR: EtcdLockSubject = {
+export const RAW_FLOOR: LockSubject = {
   id: "raw",
   name: "raw txn floor",
+  role: "floor",
   settings: "txn(create_revision == 0 → put) + delete, no lease",
   async open(endpoints) {
-    const client = new Etcd3({ hosts: [...endpoints] });
+    const client = new Etcd3({ hosts: hostsOf(endpoints) });
     return {
       async acquire(key) {
         const bytes = Buffer.from(key);
@@ -103,7 +81,3 @@ export const RAW_FLOOR: EtcdLockSubject = {
     };
   },
 };
-
-export const ETCD_LOCK_SUBJECTS: Readonly<Record<string, EtcdLockSubject>> = Object.fromEntries(
-  [DISTLOCK, DISTLOCK_DEDICATED, ETCD3_LOCK, RAW_FLOOR].map((s) => [s.id, s]),
-);

@@ -1,4 +1,5 @@
 import type { BenchTable } from "./bench-row.js";
+import { formatNumber } from "./format-number.js";
 
 /** A table as Markdown: one row per subject, every metric, and `<ratioOf> ÷ baseline`. */
 export function renderMarkdownTable(table: BenchTable): string {
@@ -8,15 +9,9 @@ export function renderMarkdownTable(table: BenchTable): string {
   const lines = [`### ${table.title}`, "", `| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
   for (const row of table.rows) {
     const value = row.metrics[table.ratioOf];
-    const ratio = base === undefined || value === undefined ? "–" : `${(value / base).toFixed(2)}×`;
-    lines.push(`| ${row.scenario} | ${row.subject} | ${columns.map((c) => format(row.metrics[c])).join(" | ")} | ${ratio} |`);
+    const ratio = base === undefined || value === undefined || !Number.isFinite(value / base) ? "–" : `${(value / base).toFixed(2)}×`;
+    lines.push(`| ${row.scenario} | ${row.subject} | ${columns.map((c) => formatNumber(row.metrics[c])).join(" | ")} | ${ratio} |`);
   }
-  for (const note of table.notes ?? []) lines.push("", note);
+  if (table.notes !== undefined && table.notes.length > 0) lines.push("", ...table.notes);
   return lines.join("\n");
-}
-
-function format(value: number | undefined): string {
-  if (value === undefined || Number.isNaN(value)) return "–";
-  if (Number.isInteger(value) || Math.abs(value) >= 100) return Math.round(value).toLocaleString("en-US");
-  return value.toFixed(Math.abs(value) >= 10 ? 1 : 2);
 }

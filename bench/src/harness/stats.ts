@@ -10,3 +10,8 @@ export function percentile(values: readonly number[], p: number): number {
 export function sharedClockMs(): number {
   return performance.timeOrigin + performance.now();
 }
+
+/** Resolves once the shared clock reaches `at` (at once if it already has). */
+export function sleepUntil(at: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, at - sharedClockMs())));
+}

@@ -1,5 +1,4 @@
-import type { BenchRow, BenchTable } from "../harness/index.js";
-import type { LockSubject, Release } from "./lock-subjects.js";
+import type { BenchRow, BenchTable, LockSubject, Release } from "../harness/index.js";
 import { ServerCounters } from "./server-counters.js";
 
 const LOCKS = 10_000;
@@ -34,6 +33,7 @@ export async function heldLocksScenario(url: string, subjects: readonly LockSubj
   }
   await counters.close();
   return {
+    id: "redis-held-locks",
     title: `${LOCKS.toLocaleString("en-US")} locks held with auto-renew for ${WINDOW_MS / 1000} s`,
     rows,
     baseline,

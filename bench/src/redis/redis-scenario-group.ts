@@ -1,20 +1,46 @@
 import { startRedis } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
-import { contendedScenario } from "./contended-scenario.js";
+import { contendedSweep, uncontendedScenario } from "../harness/index.js";
 import { heldLocksScenario } from "./held-locks-scenario.js";
 import { DISTLOCK, NODE_REDLOCK, RAW_FLOOR, REDIS_SEMAPHORE } from "./lock-subjects.js";
-import { uncontendedScenario } from "./uncontended-scenario.js";
+import { REDIS_TARGETS } from "./redis-targets.js";
+import { ServerCounters } from "./server-counters.js";
+
+const SUBJECTS_MODULE = new URL("./lock-subjects.js", import.meta.url).href;
 
 /** Every Redis scenario against one redis-server started for the run. */
 export const REDIS_SCENARIOS: ScenarioGroup = {
   name: "Redis (one redis-server on 127.0.0.1)",
+  targets: REDIS_TARGETS,
   async run(): Promise<BenchTable[]> {
     const server = await startRedis();
+    const target = server.url;
     try {
       return [
-        await uncontendedScenario(server.url, [RAW_FLOOR, DISTLOCK, NODE_REDLOCK, REDIS_SEMAPHORE], RAW_FLOOR.name),
-        ...(await contendedScenario(server.url, [DISTLOCK, NODE_REDLOCK, REDIS_SEMAPHORE], [4, 16, 64])),
-        await heldLocksScenario(server.url, [DISTLOCK, REDIS_SEMAPHORE], DISTLOCK.name),
+        await uncontendedScenario({
+          system: "Redis",
+          id: "redis",
+          target,
+          subjects: [RAW_FLOOR, DISTLOCK, NODE_REDLOCK, REDIS_SEMAPHORE],
+          baseline: RAW_FLOOR.name,
+          keyPrefix: "bench:uncontended:",
+          iterations: 3_000,
+          warmUp: 300,
+          counter: new ServerCounters(target),
+          notes: ["- server cmds/op counts every command the server ran (script-internal calls included), from INFO stats."],
+        }),
+        ...(await contendedSweep({
+          system: "Redis",
+          id: "redis",
+          target,
+          subjectsModule: SUBJECTS_MODULE,
+          keyPrefix: "bench:contended:",
+          subjects: [DISTLOCK, NODE_REDLOCK, REDIS_SEMAPHORE],
+          workerCounts: [4, 16, 64],
+          counter: new ServerCounters(target),
+          ratioOf: "hand-off p50 ms",
+        })),
+        await heldLocksScenario(target, [DISTLOCK, REDIS_SEMAPHORE], DISTLOCK.name),
       ];
     } finally {
       await server.close();

@@ -1,28 +1,24 @@
-import { Redis } from "ioredis";
+import type { ServerCounter } from "../harness/index.js";
+import type { RedisLockSubject } from "../redis/lock-subjects.js";
+import { ServerCounters } from "../redis/server-counters.js";
+import { redlockNodeUrls } from "./redlock-node-urls.js";
 
 /** Command counters summed over the servers of a Redlock group, each read over a connection of its own. */
-export class GroupCounters {
-  readonly #clients: readonly Redis[];
+export class GroupCounters implements ServerCounter<RedisLockSubject> {
+  readonly #nodes: readonly ServerCounters[];
+  readonly readingCost = Object.freeze({ requests: 0 });
 
   constructor(url: string) {
-    this.#clients = url
-      .replace(/^redlock:\/\//, "")
-      .split(",")
-      .map((hostPort) => new Redis({ host: hostPort.split(":")[0], port: Number(hostPort.split(":")[1]) }).on("error", () => undefined));
+    this.#nodes = redlockNodeUrls(url).map((node) => new ServerCounters(node));
   }
 
-  /** Calls of the named commands (INFO commandstats), summed over every server. */
-  async calls(commands: readonly string[]): Promise<number> {
-    const infos = await Promise.all(this.#clients.map((client) => client.info("commandstats")));
-    return infos.reduce((sum, info) => sum + commands.reduce((s, name) => s + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0), 0), 0);
-  }
-
-  /** How many servers one `calls` reading queries (each reading itself costs one INFO per server, not counted). */
-  get servers(): number {
-    return this.#clients.length;
+  /** `requests`: calls of the subject's client commands (INFO commandstats), summed over every server. */
+  async read(subject: RedisLockSubject): Promise<Readonly<Record<string, number>>> {
+    const calls = await Promise.all(this.#nodes.map((node) => node.calls(subject.clientCommands)));
+    return { requests: calls.reduce((sum, count) => sum + count, 0) };
   }
 
   async close(): Promise<void> {
-    for (const client of this.#clients) client.disconnect();
+    await Promise.all(this.#nodes.map((node) => node.close()));
   }
 }

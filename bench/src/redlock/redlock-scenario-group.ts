@@ -1,21 +1,50 @@
 import { startRedisGroup } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
-import { redlockContendedScenario } from "./redlock-contended-scenario.js";
+import { contendedSweep, uncontendedScenario } from "../harness/index.js";
+import { GroupCounters } from "./group-counters.js";
 import { DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, PARALLEL_FLOOR, SEMAPHORE_REDLOCK_MUTEX, SESAMECARE_REDLOCK } from "./redlock-subjects.js";
-import { redlockUncontendedScenario } from "./redlock-uncontended-scenario.js";
+import { REDLOCK_TARGETS } from "./redlock-targets.js";
 
 const MASTERS = 5;
+const SUBJECTS_MODULE = new URL("./redlock-subjects.js", import.meta.url).href;
+const COUNTED_NOTE = "- requests/op and requests/acq: calls of the subject's own client commands (INFO commandstats), summed over all nodes";
 
 /** Every Redlock scenario against 5 independent redis-servers started for the run. */
 export const REDLOCK_SCENARIOS: ScenarioGroup = {
   name: `Redlock (${MASTERS} independent redis-servers on 127.0.0.1)`,
+  targets: REDLOCK_TARGETS,
   async run(): Promise<BenchTable[]> {
     const group = await startRedisGroup(MASTERS);
+    const target = group.url;
+    const system = `Redlock on ${MASTERS} masters`;
     try {
       const peers = [SESAMECARE_REDLOCK, SEMAPHORE_REDLOCK_MUTEX];
       return [
-        await redlockUncontendedScenario(group.url, [PARALLEL_FLOOR, DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, ...peers], PARALLEL_FLOOR.name),
-        ...(await redlockContendedScenario(group.url, [DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, ...peers], [4, 16], DISTLOCK_REDLOCK.name)),
+        await uncontendedScenario({
+          system,
+          id: "redlock",
+          target,
+          subjects: [PARALLEL_FLOOR, DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, ...peers],
+          baseline: PARALLEL_FLOOR.name,
+          keyPrefix: "bench:redlock:uncontended:",
+          iterations: 2_000,
+          warmUp: 200,
+          acquireLatency: true,
+          counter: new GroupCounters(target),
+          notes: [COUNTED_NOTE],
+        }),
+        ...(await contendedSweep({
+          system,
+          id: "redlock",
+          target,
+          subjectsModule: SUBJECTS_MODULE,
+          keyPrefix: "bench:redlock:contended:",
+          subjects: [DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, ...peers],
+          workerCounts: [4, 16, 64],
+          counter: new GroupCounters(target),
+          ratioOf: "hand-off p50 ms",
+          notes: [COUNTED_NOTE],
+        })),
       ];
     } finally {
       await group.close();

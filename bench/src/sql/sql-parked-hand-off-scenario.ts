@@ -1,6 +1,5 @@
-import type { BenchRow, BenchTable } from "../harness/index.js";
+import type { BenchRow, BenchTable, LockSubject } from "../harness/index.js";
 import { percentile } from "../harness/index.js";
-import type { SqlLockSubject } from "./sql-lock-subjects.js";
 
 const HAND_OFFS = 30;
 const TTL_MS = 10_000;
@@ -12,7 +11,7 @@ const MAX_HOLD_MS = 250;
  * release-to-acquire for a waiter that is already parked, which the looping contended scenario hardly
  * sees (there the releasing worker usually takes the key straight back).
  */
-export async function sqlParkedHandOffScenario(url: string, subjects: readonly SqlLockSubject[], baseline: string): Promise<BenchTable> {
+export async function sqlParkedHandOffScenario(url: string, subjects: readonly LockSubject[], baseline: string): Promise<BenchTable> {
   const rows: BenchRow[] = [];
   for (const subject of subjects) {
     const [holder, waiter] = [await subject.open(url), await subject.open(url)];
@@ -38,6 +37,7 @@ export async function sqlParkedHandOffScenario(url: string, subjects: readonly S
     });
   }
   return {
+    id: "postgres-parked-hand-off",
     title: `PostgreSQL hand-off to a parked waiter: ${HAND_OFFS} times, holder keeps the key ${MIN_HOLD_MS}–${MAX_HOLD_MS} ms, then releases`,
     rows,
     baseline,

@@ -1,0 +1,83 @@
+import { inspect } from "node:util";
+import type { Acquisition } from "./contention-metrics.js";
+import { importSubject, type OpenSubject } from "./lock-subject.js";
+import { sharedClockMs, sleepUntil } from "./stats.js";
+import { serveOneTask } from "./worker-processes.js";
+
+/** What one contending process is told. */
+export interface ContendTask {
+  /** URL of the module that exports the subject. */
+  readonly subjectsModule: string;
+  readonly subject: string;
+  readonly target: string;
+  readonly key: string;
+  readonly workers: number;
+  readonly process: number;
+  readonly ttlMs: number;
+  /** Shared-clock times of the measured window. */
+  readonly startAt: number;
+  readonly endAt: number;
+}
+
+/** What one contending process reports. */
+export interface ContendReply {
+  readonly acquisitions: readonly Acquisition[];
+  /** Workers still inside acquire {@link DRAIN_MS} after the window (a livelock or a lost wake-up); 0 when all finished. */
+  readonly stuck: number;
+  /** Acquires or releases that threw (the loop goes on); the first one's description. */
+  readonly errors: number;
+  readonly firstError?: string;
+}
+
+/** How long after the window a process waits for the acquires in flight before it reports them as stuck and exits. */
+export const DRAIN_MS = 5_000;
+
+/** How long a failed warm-up waits before it tries again. */
+const WARM_UP_RETRY_MS = 50;
+
+/**
+ * Takes and releases a key of its own once, so connecting and loading scripts happen before the window. A first call
+ * on a loaded machine may time out (Redlock's per-node timeout is 250 ms): it is retried until the window opens.
+ */
+async function warmUp(open: OpenSubject, task: ContendTask): Promise<void> {
+  for (;;) {
+    try {
+      await (await open.acquire(`${task.key}:warm-up`, task.ttlMs))();
+      return;
+    } catch (error) {
+      if (sharedClockMs() >= task.startAt) throw error;
+      await sleepUntil(sharedClockMs() + WARM_UP_RETRY_MS);
+    }
+  }
+}
+
+serveOneTask<ContendTask, ContendReply>(async (task) => {
+  const open = await (await importSubject(task.subjectsModule, task.subject)).open(task.target);
+  await warmUp(open, task);
+  await sleepUntil(task.startAt);
+  const acquisitions: Acquisition[] = [];
+  const errors: string[] = [];
+  let acquiring = 0;
+  const loops = Promise.all(
+    Array.from({ length: task.workers }, async (_, index) => {
+      const worker = `${task.process}/${index}`;
+      while (sharedClockMs() < task.endAt) {
+        const calledAt = sharedClockMs();
+        acquiring++;
+        try {
+          const release = await open.acquire(task.key, task.ttlMs).finally(() => acquiring--);
+          const acquiredAt = sharedClockMs();
+          const releasedAt = sharedClockMs();
+          acquisitions.push([worker, calledAt, acquiredAt, releasedAt]);
+          await release();
+        } catch (error) {
+          errors.push(inspect(error, { depth: 3, breakLength: Number.POSITIVE_INFINITY }));
+        }
+      }
+    }),
+  );
+  const drained = await Promise.race([loops.then(() => true), sleepUntil(task.endAt + DRAIN_MS).then(() => false)]);
+  // With acquires still in flight, close() may wait for them: the process exits after replying instead.
+  if (drained) await open.close();
+  return { acquisitions, stuck: drained ? 0 : acquiring, errors: errors.length, firstError: errors[0] };
+});

@@ -1,0 +1,122 @@
+import type { BenchRow, BenchTable } from "./bench-row.js";
+import { type ContendReply, type ContendTask, DRAIN_MS } from "./contend-worker.js";
+import { contentionMetrics } from "./contention-metrics.js";
+import type { LockSubject } from "./lock-subject.js";
+import { countsPer, type ServerCounter } from "./server-counter.js";
+import { sharedClockMs, sleepUntil } from "./stats.js";
+import { runInProcesses } from "./worker-processes.js";
+
+const WINDOW_MS = 3_000;
+const SETUP_MS = 2_000;
+const TTL_MS = 10_000;
+const PROCESSES = 4;
+const WORKER_SCRIPT = new URL("./contend-worker.js", import.meta.url);
+/** Past the drain, how long a worker may take to close and reply before it is killed. */
+const EXIT_GRACE_MS = 30_000;
+
+/** Where and how a backend's contended runs happen. */
+export interface ContendedRun<S extends LockSubject> {
+  /** URL or endpoint list every subject opens. */
+  readonly target: string;
+  /** `import.meta.url` of the module that exports the subjects: worker processes import it to find them by id. */
+  readonly subjectsModule: string;
+  /** Prefix of every key, in the backend's own key style (`bench:contended:`, `bench/contended/`). */
+  readonly keyPrefix: string;
+  /** Server-side counts, read at the start and the end of the window and reported per acquisition. */
+  readonly counter?: ServerCounter<S>;
+}
+
+/** How a contended run is shaped. */
+export interface ContendShape {
+  readonly processes: number;
+  readonly workers: number;
+  /** One key for everyone (hand-off) or one key per process (throughput of the shared server or file). */
+  readonly keyPerProcess: boolean;
+}
+
+/** A sweep over the number of workers, one table per count. */
+export interface ContendedSweep<S extends LockSubject> extends ContendedRun<S> {
+  /** Names the system in titles and plots, e.g. "Redis", "Redlock on 5 masters". */
+  readonly system: string;
+  /** Table ids are `<id>-contended-w<W>`; also names the plot files. */
+  readonly id: string;
+  readonly subjects: readonly S[];
+  readonly workerCounts: readonly number[];
+  readonly ratioOf: string;
+  /** Subject the ratio divides by. @default the peer with the lowest measured `ratioOf` */
+  readonly baseline?: string;
+  readonly notes?: readonly string[];
+}
+
+const HAND_OFF_NOTE = `- hand-off: from one worker's release call to the next worker's grant; wait: from a worker's acquire call to its grant; fairness: fewest ÷ most acquisitions of any worker in the window; stuck workers (only where any): still inside acquire ${DRAIN_MS / 1000} s after the window ended; errors (only where any): acquires or releases that threw`;
+
+/** For each W, every subject in turn: W workers over 4 OS processes hammer one key with an empty critical section. */
+export async function contendedSweep<S extends LockSubject>(sweep: ContendedSweep<S>): Promise<BenchTable[]> {
+  const tables: BenchTable[] = [];
+  for (const workers of sweep.workerCounts) {
+    const shape = { processes: PROCESSES, workers, keyPerProcess: false };
+    const rows: BenchRow[] = [];
+    for (const subject of sweep.subjects) rows.push(await measureContended(sweep, subject, shape));
+    tables.push({
+      id: `${sweep.id}-contended-w${workers}`,
+      title: `${sweep.system} contended hand-off: W = ${workers} workers over ${PROCESSES} processes, one key, empty critical section, ${WINDOW_MS / 1000} s`,
+      rows,
+      baseline: sweep.baseline ?? bestPeer(rows, sweep.subjects, sweep.ratioOf),
+      ratioOf: sweep.ratioOf,
+      sweep: { system: sweep.system, id: sweep.id, waiters: workers },
+      notes: [HAND_OFF_NOTE, ...(sweep.notes ?? [])],
+    });
+  }
+  await sweep.counter?.close();
+  return tables;
+}
+
+function bestPeer(rows: readonly BenchRow[], subjects: readonly LockSubject[], metric: string): string {
+  const peers = new Set(subjects.filter((subject) => subject.role === "peer").map((subject) => subject.name));
+  const best = rows
+    .filter((row) => peers.has(row.subject) && Number.isFinite(row.metrics[metric]))
+    .sort((a, b) => (a.metrics[metric] ?? 0) - (b.metrics[metric] ?? 0))[0];
+  return best?.subject ?? rows[0]?.subject ?? "";
+}
+
+/** `shape.workers` workers over `shape.processes` OS processes loop acquire+release with an empty critical section. */
+export async function measureContended<S extends LockSubject>(run: ContendedRun<S>, subject: S, shape: ContendShape): Promise<BenchRow> {
+  const startAt = sharedClockMs() + SETUP_MS;
+  const window = { startAt, endAt: startAt + WINDOW_MS };
+  const perProcess = (index: number) => Math.floor(shape.workers / shape.processes) + (index < shape.workers % shape.processes ? 1 : 0);
+  const key = `${run.keyPrefix}${subject.id}-w${shape.workers}-p${shape.processes}${shape.keyPerProcess ? "-own-key" : ""}`;
+  const task = (index: number): ContendTask => ({
+    subjectsModule: run.subjectsModule,
+    subject: subject.id,
+    target: run.target,
+    key: shape.keyPerProcess ? `${key}-${index}` : key,
+    workers: perProcess(index),
+    process: index,
+    ttlMs: TTL_MS,
+    ...window,
+  });
+  const running = runInProcesses<ContendTask, ContendReply>(WORKER_SCRIPT, shape.processes, task, SETUP_MS + WINDOW_MS + DRAIN_MS + EXIT_GRACE_MS);
+  await sleepUntil(window.startAt);
+  const before = await run.counter?.read(subject);
+  await sleepUntil(window.endAt);
+  const after = await run.counter?.read(subject);
+  const workers = Array.from({ length: shape.processes }, (_, p) => Array.from({ length: perProcess(p) }, (_, w) => `${p}/${w}`)).flat();
+  const replies = await running;
+  const { granted, metrics } = contentionMetrics(
+    replies.flatMap((reply) => reply.acquisitions),
+    window,
+    workers,
+    !shape.keyPerProcess,
+  );
+  const stuck = replies.reduce((sum, reply) => sum + reply.stuck, 0);
+  if (stuck > 0) metrics["stuck workers"] = stuck;
+  const errors = replies.reduce((sum, reply) => sum + reply.errors, 0);
+  if (errors > 0) {
+    metrics.errors = errors;
+    console.error(`${subject.name}, W=${shape.workers}: ${errors} acquire/release errors; the first: ${replies.find((reply) => reply.firstError)?.firstError}`);
+  }
+  if (run.counter !== undefined && before !== undefined && after !== undefined)
+    Object.assign(metrics, countsPer(run.counter.readingCost, before, after, granted, "acq"));
+  const processes = `${shape.processes} process${shape.processes === 1 ? "" : "es"}`;
+  return { scenario: `W=${shape.workers} over ${processes}${shape.keyPerProcess ? ", key per process" : ""}`, subject: subject.name, metrics };
+}

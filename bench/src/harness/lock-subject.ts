@@ -1,0 +1,49 @@
+import type { LockProvider } from "@distlock/core";
+
+/** A held lock: call to release it. */
+export type Release = () => Promise<void>;
+
+/** One lock implementation connected to its server(s). */
+export interface OpenSubject {
+  /** Waits until `key` is held (retrying the way the library does, or polling where it cannot wait). */
+  acquire(key: string, ttlMs: number): Promise<Release>;
+  close(): Promise<void>;
+}
+
+/** Whose code a subject runs: ours, a peer library, or the bare-protocol floor. */
+export type SubjectRole = "distlock" | "peer" | "floor";
+
+/** A lock implementation under test. */
+export interface LockSubject {
+  /** Stable id, unique within the module that exports the subject; worker processes find the subject by it. */
+  readonly id: string;
+  readonly name: string;
+  readonly role: SubjectRole;
+  /** Settings worth printing under the table. */
+  readonly settings: string;
+  /** Connects to `target` (a URL or endpoint list, as the backend's scenarios pass it). */
+  open(target: string): Promise<OpenSubject>;
+}
+
+/** A distlock provider seen as a subject: acquire with the given ttl, release the handle. */
+export function providerSubject(provider: LockProvider): OpenSubject {
+  return {
+    async acquire(key, ttlMs) {
+      const lock = await provider.acquire(key, { ttlMs });
+      return () => lock.release();
+    },
+    close: () => provider.close(),
+  };
+}
+
+/** The subject with `id` among the exports of `module` (how a worker process finds what its parent measures). */
+export async function importSubject(module: string, id: string): Promise<LockSubject> {
+  const exports: Record<string, unknown> = await import(module);
+  const subject = Object.values(exports).find((value): value is LockSubject => isLockSubject(value) && value.id === id);
+  if (subject === undefined) throw new Error(`${module} exports no lock subject with id ${id}`);
+  return subject;
+}
+
+function isLockSubject(value: unknown): value is LockSubject {
+  return typeof value === "object" && value !== null && "id" in value && "open" in value && typeof value.open === "function";
+}

@@ -1,0 +1,24 @@
+import type { BenchTarget } from "../harness/index.js";
+import { ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_POLLING } from "./sql-lock-subjects.js";
+
+/** Issue 6's targets for the SQL backend on PostgreSQL. */
+export const SQL_TARGETS: readonly BenchTarget[] = [
+  {
+    claim: "uncontended ≥ 0.7× the advisory-lock floor",
+    value: { table: "postgres-uncontended", subject: DISTLOCK_NOTIFY.name, metric: "ops/s" },
+    versus: { subjects: [ADVISORY_FLOOR.name] },
+    min: 0.7,
+  },
+  {
+    claim: "W=16: hand-off p50 with LISTEN/NOTIFY ≤ ⅓ of polling's",
+    value: { table: "postgres-contended-w16", subject: DISTLOCK_NOTIFY.name, metric: "hand-off p50 ms" },
+    versus: { subjects: [DISTLOCK_POLLING.name] },
+    max: 1 / 3,
+  },
+  {
+    claim: "hand-off p50 to a parked waiter with LISTEN/NOTIFY ≤ ⅓ of polling's",
+    value: { table: "postgres-parked-hand-off", subject: DISTLOCK_NOTIFY.name, metric: "hand-off p50 ms" },
+    versus: { subjects: [DISTLOCK_POLLING.name] },
+    max: 1 / 3,
+  },
+];
