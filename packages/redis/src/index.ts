@@ -4,6 +4,7 @@ export { createRedisLockDriver } from "./create-redis-lock-driver.js";
 export { CLUSTER_SLOTS, keySlot } from "./keys/key-slot.js";
 export { RedisKeyLayout } from "./keys/redis-key-layout.js";
 export { DEFAULT_REDIS_LOCK_OPTIONS, type RedisLockProviderOptions, type RedisLockSettings } from "./options/redis-lock-provider-options.js";
+export { booleanSetting, numberSetting, prefixSetting, type SettingCheck, validateSettings } from "./options/setting-checks.js";
 export { RedisLockDriver, type RedisLockDriverConfig } from "./redis-lock-driver.js";
 export { RedisLockProvider } from "./redis-lock-provider.js";
 export { ACQUIRE_SCRIPT, FORCE_RELEASE_SCRIPT, INSPECT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
