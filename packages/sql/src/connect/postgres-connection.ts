@@ -7,6 +7,9 @@ import type { ListenClient, SqlConnection } from "./sql-connection.js";
 
 const DEFAULT_POSTGRES_PORT = 5432;
 
+/** Pools already guarded: several providers may share one caller-owned pool. */
+const guardedPools = new WeakSet<pg.Pool>();
+
 /** A pool of our own from a `postgres://` URL; every connect and query is time-bounded. */
 export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions): SqlConnection {
   const host = url.hosts[0];
@@ -64,6 +67,8 @@ async function borrowListenClient(pool: pg.Pool): Promise<ListenClient> {
  * itself still rejects (and the driver reports BACKEND_UNAVAILABLE); this only keeps the process alive.
  */
 function guardCheckedOutClients(pool: pg.Pool): void {
+  if (guardedPools.has(pool)) return;
+  guardedPools.add(pool);
   pool.on("connect", (client) => {
     client.on("error", () => undefined);
   });
