@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, LockDriver } from "../driver/lock-driver.js";
 import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
 import { LockError } from "../errors/lock-error.js";
@@ -18,6 +17,7 @@ import { LocalWaitQueue } from "./local-wait-queue.js";
 import { type HoldOperations, LockHandle } from "./lock-handle.js";
 import { pollUntilGranted } from "./poll-until-granted.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
+import { WaitScope } from "./wait-scope.js";
 
 /** Options every provider built on a driver accepts. */
 export interface DriverLockProviderOptions {
@@ -34,7 +34,7 @@ export class DriverLockProvider implements LockProvider {
   readonly #holds = new Map<string, Hold>();
   readonly #scheduler: RenewalScheduler;
   readonly #queue = new LocalWaitQueue();
-  readonly #closing = new AbortController();
+  readonly #waits = new Set<WaitScope>();
   readonly #operations: HoldOperations = { release: (hold, detached) => this.#release(hold, detached), renew: (hold, ttlMs) => this.#renew(hold, ttlMs) };
   #closed: Promise<void> | undefined;
 
@@ -44,7 +44,6 @@ export class DriverLockProvider implements LockProvider {
     this.capabilities = Object.freeze({ ...driver.capabilities });
     this.#holder = holderLabel(options.holderLabel);
     this.#scheduler = new RenewalScheduler(driver);
-    setMaxListeners(0, this.#closing.signal);
   }
 
   async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
@@ -52,26 +51,26 @@ export class DriverLockProvider implements LockProvider {
     settings.signal?.throwIfAborted();
     const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
     try {
-      const first = await this.#unlessAborted(request, this.#attempt(request), waiting.signal);
-      const fresh = first.acquired ? await this.#unlessAborted(request, this.#confirmFresh(request, first), waiting.signal) : undefined;
+      const first = await this.#unlessAborted(request, this.#attempt(request), waiting.scope);
+      const fresh = first.acquired ? await this.#freshUnlessAborted(request, first, waiting.scope) : undefined;
       if (fresh !== undefined) return this.#grant(request, fresh, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
       for (;;) {
         // The wait honours the signal itself and cleans up (queue entries, late grants) before it rejects.
         const granted = await this.#call("acquire", () =>
           this.#driver.acquire
-            ? this.#driver.acquire(request, { signal: waiting.signal })
-            : pollUntilGranted(this.#driver, request, waiting.signal, this.#queue),
+            ? this.#driver.acquire(request, { signal: waiting.scope.signal })
+            : pollUntilGranted(this.#driver, request, waiting.scope.signal, this.#queue),
         );
-        const confirmed = waiting.signal.aborted ? undefined : await this.#confirmFresh(request, granted);
-        if (waiting.signal.aborted) {
+        const confirmed = waiting.scope.aborted ? undefined : await this.#confirmFresh(request, granted);
+        if (waiting.scope.aborted) {
           if (confirmed !== undefined) await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
-          throw waiting.signal.reason;
+          throw waiting.scope.reason;
         }
         if (confirmed !== undefined) return this.#grant(request, confirmed, settings);
       }
     } catch (error) {
-      throw waiting.signal.aborted ? waiting.signal.reason : error;
+      throw waiting.scope.aborted ? waiting.scope.reason : error;
     } finally {
       waiting.dispose();
     }
@@ -82,11 +81,11 @@ export class DriverLockProvider implements LockProvider {
     settings.signal?.throwIfAborted();
     const waiting = this.#waitSignal(key, settings, undefined);
     try {
-      const result = await this.#unlessAborted(request, this.#attempt(request), waiting.signal);
-      const fresh = result.acquired ? await this.#unlessAborted(request, this.#confirmFresh(request, result), waiting.signal) : undefined;
+      const result = await this.#unlessAborted(request, this.#attempt(request), waiting.scope);
+      const fresh = result.acquired ? await this.#freshUnlessAborted(request, result, waiting.scope) : undefined;
       return fresh === undefined ? null : this.#grant(request, fresh, settings);
     } catch (error) {
-      throw waiting.signal.aborted ? waiting.signal.reason : error;
+      throw waiting.scope.aborted ? waiting.scope.reason : error;
     } finally {
       waiting.dispose();
     }
@@ -134,14 +133,23 @@ export class DriverLockProvider implements LockProvider {
     return result.acquired ? { ...result, grantedAt: result.grantedAt ?? startedAt } : result;
   }
 
+  /** `granted` as is while it is provably fresh (the common case, no extra promise), else `#confirmFresh` abandoned if `scope` aborts. */
+  #freshUnlessAborted(request: DriverAcquireRequest, granted: DriverGranted, scope: WaitScope): DriverGranted | Promise<DriverGranted | undefined> {
+    if (!scope.aborted && this.#isFresh(request, granted)) return granted;
+    return this.#unlessAborted(request, this.#confirmFresh(request, granted), scope);
+  }
+
+  #isFresh(request: DriverAcquireRequest, granted: DriverGranted): boolean {
+    return conservativeDeadline(granted.grantedAt ?? monotonicNow(), Math.min(granted.ttlMs, request.ttlMs)) > monotonicNow();
+  }
+
   /**
    * A grant whose conservative deadline has already passed (its lease started long before the answer
    * came, e.g. during a server election) is renewed before it is handed out; if that fails it is
    * released and treated as not granted, so acquire never returns a lock that cannot be proven.
    */
   async #confirmFresh(request: DriverAcquireRequest, granted: DriverGranted): Promise<DriverGranted | undefined> {
-    const startedAt = granted.grantedAt ?? monotonicNow();
-    if (conservativeDeadline(startedAt, Math.min(granted.ttlMs, request.ttlMs)) > monotonicNow()) return granted;
+    if (this.#isFresh(request, granted)) return granted;
     const renewedAt = monotonicNow();
     const [held] = await this.#driver.renew([{ key: request.key, ownerSecret: request.ownerSecret, ttlMs: request.ttlMs }]).catch(() => [false]);
     if (held === true) return { ...granted, ttlMs: request.ttlMs, grantedAt: renewedAt };
@@ -215,53 +223,50 @@ export class DriverLockProvider implements LockProvider {
     this.#scheduler.remove(hold);
   }
 
-  /** One signal for a caller's wait: their own signal, `close()`, and the `timeoutMs` budget (a `LockTimeoutError`). */
+  /** One scope for a caller's wait: their own signal, `close()`, and the `timeoutMs` budget (a `LockTimeoutError`). */
   #waitSignal(key: string, settings: AcquireOptions, timeoutMs: number | undefined) {
     const startedAt = monotonicNow();
-    const controller = new AbortController();
-    const abort = (reason: unknown) => controller.abort(reason);
-    const onCallerAbort = () => abort(settings.signal?.reason);
-    const onClose = () => abort(new ProviderClosedError(this.backend));
+    const scope = new WaitScope();
+    const onCallerAbort = () => scope.abort(settings.signal?.reason);
     settings.signal?.addEventListener("abort", onCallerAbort, { once: true });
-    this.#closing.signal.addEventListener("abort", onClose, { once: true });
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => abort(new LockTimeoutError(key, monotonicNow() - startedAt)), timeoutMs);
+    this.#waits.add(scope);
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => scope.abort(new LockTimeoutError(key, monotonicNow() - startedAt)), timeoutMs);
     return {
-      signal: controller.signal,
+      scope,
       dispose: () => {
         clearTimeout(timer);
         settings.signal?.removeEventListener("abort", onCallerAbort);
-        this.#closing.signal.removeEventListener("abort", onClose);
+        this.#waits.delete(scope);
       },
     };
   }
 
   /**
-   * Settles like `attempt`, or rejects with the signal's reason as soon as it aborts; a grant
+   * Settles like `attempt`, or rejects with the scope's reason as soon as it aborts; a grant
    * that arrives after the abort is released again, so an abandoned call leaves no lock behind.
    */
-  #unlessAborted<T extends DriverAcquireResult | undefined>(request: DriverAcquireRequest, attempt: Promise<T>, signal: AbortSignal): Promise<T> {
+  #unlessAborted<T extends DriverAcquireResult | undefined>(request: DriverAcquireRequest, attempt: Promise<T>, scope: WaitScope): Promise<T> {
     const undoLateGrant = () =>
       attempt.then(
         (result) => (result?.acquired ? this.#driver.release(request.key, request.ownerSecret) : undefined),
         () => undefined,
       );
-    if (signal.aborted) {
+    if (scope.aborted) {
       void undoLateGrant().catch(() => undefined);
-      return Promise.reject(signal.reason);
+      return Promise.reject(scope.reason);
     }
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
-        reject(signal.reason);
+      const stopListening = scope.onAbort((reason) => {
+        reject(reason);
         void undoLateGrant().catch(() => undefined);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
+      });
       attempt.then(
         (result) => {
-          signal.removeEventListener("abort", onAbort);
+          stopListening();
           resolve(result);
         },
         (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
+          stopListening();
           reject(error);
         },
       );
@@ -282,7 +287,7 @@ export class DriverLockProvider implements LockProvider {
   }
 
   async #shutdown(): Promise<void> {
-    this.#closing.abort();
+    for (const scope of [...this.#waits]) scope.abort(new ProviderClosedError(this.backend));
     this.#scheduler.stop();
     const holds = [...this.#holds.values()];
     await Promise.allSettled(
