@@ -13,6 +13,8 @@ export const CONNECTION_PARAMS: readonly string[] = Object.freeze(["tls"]);
  * An ioredis client for a distlock URL. It reconnects forever with a short capped backoff (a restarted
  * server is picked up without a new provider) and queues commands only briefly: `maxRetriesPerRequest` 1
  * and the driver's own per-call timeout make a dead server fail calls instead of hanging them.
+ * No ioredis `commandTimeout`: the driver bounds every call itself, and a second timer per command would
+ * cost time on every call and reject first, dropping the late grants the driver releases.
  */
 export function createRedisConnection(url: LockUrl, settings: RedisLockSettings): Redis | Cluster {
   if (url.backend !== "redis") {
@@ -26,7 +28,6 @@ export function createRedisConnection(url: LockUrl, settings: RedisLockSettings)
     username: url.username,
     password: url.password,
     connectTimeout: settings.connectTimeoutMs,
-    commandTimeout: settings.commandTimeoutMs,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: true,
   };

@@ -5,18 +5,24 @@ import { RedisScript } from "./redis-script.js";
  * Returns {1, token, holdCount, ttlMs} when granted, {0, holder's remaining ttl ms} when refused.
  * The token is max(counter + 1, server clock in µs), so it keeps rising even if the counter was lost
  * (restart without persistence, failover to a lagging replica) as long as the server clock does not go back.
+ * SET ... GET (Redis 6.2+) swaps the counter to the clock and reads the old value in one call; only when the
+ * old value is not below the clock (clock went back, or two grants in one µs) is it set a second time.
  */
 export const ACQUIRE_SCRIPT = new RedisScript(
   "distlock:acquire",
   `
-local owner = redis.call("HGET", KEYS[1], "owner")
+local hold = redis.call("HMGET", KEYS[1], "owner", "token")
+local owner = hold[1]
 local ttl = tonumber(ARGV[3])
 if not owner then
   local now = redis.call("TIME")
   local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
-  local last = tonumber(redis.call("GET", KEYS[2]) or "0")
-  local token = string.format("%.0f", math.max(last + 1, clock))
-  redis.call("SET", KEYS[2], token)
+  local token = string.format("%.0f", clock)
+  local last = tonumber(redis.call("SET", KEYS[2], token, "GET") or "0")
+  if last >= clock then
+    token = string.format("%.0f", last + 1)
+    redis.call("SET", KEYS[2], token)
+  end
   redis.call("HSET", KEYS[1], "owner", ARGV[1], "holder", ARGV[2], "count", 1, "token", token)
   redis.call("PEXPIRE", KEYS[1], ttl)
   return {1, token, 1, ttl}
@@ -28,7 +34,7 @@ if owner == ARGV[1] then
     redis.call("PEXPIRE", KEYS[1], ttl)
     left = ttl
   end
-  return {1, redis.call("HGET", KEYS[1], "token"), count, left}
+  return {1, hold[2], count, left}
 end
 return {0, redis.call("PTTL", KEYS[1])}
 `,
@@ -42,9 +48,9 @@ return {0, redis.call("PTTL", KEYS[1])}
 export const RELEASE_SCRIPT = new RedisScript(
   "distlock:release",
   `
-if redis.call("HGET", KEYS[1], "owner") ~= ARGV[1] then return {0, 0} end
-local count = redis.call("HINCRBY", KEYS[1], "count", -1)
-if count > 0 then return {1, count} end
+local hold = redis.call("HMGET", KEYS[1], "owner", "count")
+if hold[1] ~= ARGV[1] then return {0, 0} end
+if tonumber(hold[2]) > 1 then return {1, redis.call("HINCRBY", KEYS[1], "count", -1)} end
 redis.call("DEL", KEYS[1])
 redis.call("PUBLISH", ARGV[2], "")
 return {1, 0}
