@@ -48,11 +48,9 @@ export class DriverLockProvider implements LockProvider {
 
   async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
     const { request, settings } = this.#prepare(key, options);
-    settings.signal?.throwIfAborted();
     const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
     try {
-      const first = await this.#unlessAborted(request, this.#attempt(request), waiting.scope);
-      const fresh = first.acquired ? await this.#freshUnlessAborted(request, first, waiting.scope) : undefined;
+      const fresh = await this.#firstAttempt(request, waiting.scope);
       if (fresh !== undefined) return this.#grant(request, fresh, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
       for (;;) {
@@ -78,11 +76,9 @@ export class DriverLockProvider implements LockProvider {
 
   async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
     const { request, settings } = this.#prepare(key, options);
-    settings.signal?.throwIfAborted();
     const waiting = this.#waitSignal(key, settings, undefined);
     try {
-      const result = await this.#unlessAborted(request, this.#attempt(request), waiting.scope);
-      const fresh = result.acquired ? await this.#freshUnlessAborted(request, result, waiting.scope) : undefined;
+      const fresh = await this.#firstAttempt(request, waiting.scope);
       return fresh === undefined ? null : this.#grant(request, fresh, settings);
     } catch (error) {
       throw waiting.scope.aborted ? waiting.scope.reason : error;
@@ -118,6 +114,7 @@ export class DriverLockProvider implements LockProvider {
     validateKey(key);
     const settings = validateAcquireOptions(options);
     this.#assertOpen();
+    settings.signal?.throwIfAborted();
     const request: DriverAcquireRequest = {
       key,
       ownerSecret: settings.owner ?? currentOwnerSecret() ?? newOwnerSecret(),
@@ -131,6 +128,12 @@ export class DriverLockProvider implements LockProvider {
     const startedAt = monotonicNow();
     const result = await this.#call("acquire", () => this.#driver.tryAcquire(request));
     return result.acquired ? { ...result, grantedAt: result.grantedAt ?? startedAt } : result;
+  }
+
+  /** One attempt, abandoned (and undone) if `scope` aborts; its grant confirmed fresh, or undefined when refused. */
+  async #firstAttempt(request: DriverAcquireRequest, scope: WaitScope): Promise<DriverGranted | undefined> {
+    const result = await this.#unlessAborted(request, this.#attempt(request), scope);
+    return result.acquired ? this.#freshUnlessAborted(request, result, scope) : undefined;
   }
 
   /** `granted` as is while it is provably fresh (the common case, no extra promise), else `#confirmFresh` abandoned if `scope` aborts. */
