@@ -30,9 +30,12 @@ export interface RedlockLockDriverConfig {
 /** A lease this short cannot survive two round trips and the drift margin. */
 const MIN_TTL_MS = 50;
 
+/** A node that granted (or re-entered) the lock. */
+type GrantVote = { readonly node: RedlockNode; readonly vote: "for"; readonly token: StoredToken; readonly holdCount: number };
+
 /** One node's answer to the acquire script. */
 type AcquireVote =
-  | { readonly node: RedlockNode; readonly vote: "for"; readonly token: StoredToken; readonly holdCount: number }
+  | GrantVote
   | { readonly node: RedlockNode; readonly vote: "against"; readonly leftMs: number }
   | { readonly node: RedlockNode; readonly vote: "error"; readonly error: unknown };
 
@@ -66,7 +69,7 @@ export class RedlockLockDriver implements LockDriver {
   async tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
     const startedAt = monotonicNow();
     const votes = await this.#requestVotes(request);
-    const granted = votes.filter((vote) => vote.vote === "for");
+    const granted = votes.filter((vote): vote is GrantVote => vote.vote === "for");
     if (granted.length < this.quorum) {
       await this.#undo(request, votes);
       return this.#refusal(request.key, votes.map(acquireOutcome), votes);
@@ -171,8 +174,8 @@ export class RedlockLockDriver implements LockDriver {
     const { key, ownerSecret, holder, ttlMs } = request;
     const keys = [this.layout.lockKey(key), this.layout.fenceKey(key)];
     const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs)];
-    const timeoutMs = this.#budget.nodeTimeoutMs(ttlMs);
-    const replies = await this.#nodes.fanOut((node) => node.run("acquire", ACQUIRE_SCRIPT, keys, args, timeoutMs));
+    const bound = { operation: "acquire", timeoutMs: this.#budget.nodeTimeoutMs(ttlMs) };
+    const replies = await this.#nodes.fanOut((node) => node.run("acquire", ACQUIRE_SCRIPT, keys, args), bound);
     return replies.map((reply): AcquireVote => {
       if (!reply.ok) return { node: reply.node, vote: "error", error: reply.error };
       const answer = reply.value as unknown[];
@@ -184,21 +187,24 @@ export class RedlockLockDriver implements LockDriver {
   /**
    * The token of a fresh acquisition: the largest counter value the granting nodes issued, written back
    * (counter raised, token stored as confirmed) on a majority of nodes that still hold the lock for this
-   * owner. Null without fencing; undefined when fewer than a majority confirmed (the attempt must be undone).
+   * owner. It asks a majority of the granting nodes first and the others only if one of those failed.
+   * Null without fencing; undefined when fewer than a majority confirmed (the attempt must be undone).
    */
-  async #confirmFreshToken(request: DriverAcquireRequest, votes: readonly AcquireVote[], granted: readonly AcquireVote[]): Promise<bigint | null | undefined> {
+  async #confirmFreshToken(request: DriverAcquireRequest, votes: readonly AcquireVote[], granted: readonly GrantVote[]): Promise<bigint | null | undefined> {
     if (!this.#settings.fencing) return null;
-    const token = maxToken(granted.map((vote) => (vote as Extract<AcquireVote, { vote: "for" }>).token)) as bigint;
+    const token = maxToken(granted.map((vote) => vote.token)) as bigint;
     const keys = [this.layout.lockKey(request.key), this.layout.fenceKey(request.key)];
-    const targets = votes.filter((vote) => vote.vote !== "against").map((vote) => vote.node);
-    const timeoutMs = this.#budget.nodeTimeoutMs(request.ttlMs);
-    const replies = await this.#nodes.fanOut(
-      (node) => node.run("acquire", CONFIRM_FENCE_SCRIPT, keys, [request.ownerSecret, token.toString()], timeoutMs),
-      targets,
-    );
-    const confirmed = replies.filter((reply) => reply.ok && reply.value === 1).length;
-    if (confirmed >= this.quorum) return token;
-    const errors = votes.filter((vote) => vote.vote === "error").length + replies.filter((reply) => !reply.ok).length;
+    const args = [request.ownerSecret, token.toString()];
+    const bound = { operation: "acquire", timeoutMs: this.#budget.nodeTimeoutMs(request.ttlMs) };
+    const confirm = (nodes: readonly RedlockNode[]) => this.#nodes.fanOut((node) => node.run("acquire", CONFIRM_FENCE_SCRIPT, keys, args), bound, nodes);
+    // Nodes whose acquire answer was lost may hold the lock as well, so they are the fallback's last candidates.
+    const targets = [...granted, ...votes.filter((vote) => vote.vote === "error")].map((vote) => vote.node);
+    let replies = await confirm(targets.slice(0, this.quorum));
+    const isConfirmed = (reply: NodeReply<unknown>) => reply.ok && reply.value === 1;
+    if (!replies.every(isConfirmed)) replies = [...replies, ...(await confirm(targets.slice(this.quorum)))];
+    if (replies.filter(isConfirmed).length >= this.quorum) return token;
+    const asked = new Set(replies.map((reply) => reply.node));
+    const errors = replies.filter((reply) => !reply.ok).length + votes.filter((vote) => vote.vote === "error" && !asked.has(vote.node)).length;
     if (this.#nodes.unreachable(errors)) {
       await this.#undo(request, votes);
       throw new QuorumNotReachedError(
@@ -214,10 +220,10 @@ export class RedlockLockDriver implements LockDriver {
    * The token of a re-entry: the confirmed token stored with the hold. A re-entry is only one when a majority
    * of nodes already held the key for this owner; otherwise (undefined) the earlier hold lost its majority.
    */
-  #reenteredToken(reentered: readonly AcquireVote[]): bigint | null | undefined {
+  #reenteredToken(reentered: readonly GrantVote[]): bigint | null | undefined {
     if (reentered.length < this.quorum) return undefined;
     if (!this.#settings.fencing) return null;
-    return maxConfirmed(reentered.map((vote) => (vote as Extract<AcquireVote, { vote: "for" }>).token));
+    return maxConfirmed(reentered.map((vote) => vote.token));
   }
 
   /** Drops this attempt's level on every node that did not refuse, including those whose answer was lost (one connection keeps the order). */
@@ -225,7 +231,8 @@ export class RedlockLockDriver implements LockDriver {
     const targets = votes.filter((vote) => vote.vote !== "against").map((vote) => vote.node);
     if (targets.length === 0) return;
     const args = [request.ownerSecret, this.layout.releaseChannel(request.key)];
-    await this.#nodes.fanOut((node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(request.key)], args, this.#budget.nodeTimeoutMs()), targets);
+    const bound = { operation: "release", timeoutMs: this.#budget.nodeTimeoutMs() };
+    await this.#nodes.fanOut((node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(request.key)], args), bound, targets);
   }
 
   /** A failed attempt: too many nodes down → QUORUM_NOT_REACHED; held by a majority → wait for its lease; a split vote → jittered retry. */
@@ -240,8 +247,8 @@ export class RedlockLockDriver implements LockDriver {
   async #renewBatch(renewals: readonly DriverRenewal[], batch: readonly number[], outcomes: NodeOutcome[][]): Promise<void> {
     const keys = batch.map((i) => this.layout.lockKey((renewals[i] as DriverRenewal).key));
     const args = batch.flatMap((i) => [(renewals[i] as DriverRenewal).ownerSecret, this.#budget.leaseMs((renewals[i] as DriverRenewal).ttlMs)]);
-    const timeoutMs = this.#budget.nodeTimeoutMs(Math.min(...batch.map((i) => (renewals[i] as DriverRenewal).ttlMs)));
-    const replies = await this.#nodes.fanOut((node) => node.run("renew", RENEW_SCRIPT, keys, args, timeoutMs));
+    const bound = { operation: "renew", timeoutMs: this.#budget.nodeTimeoutMs(Math.min(...batch.map((i) => (renewals[i] as DriverRenewal).ttlMs))) };
+    const replies = await this.#nodes.fanOut((node) => node.run("renew", RENEW_SCRIPT, keys, args), bound);
     for (const reply of replies) {
       batch.forEach((index, j) => {
         const vote = reply.ok ? ((reply.value as number[])[j] === 1 ? "for" : "against") : "error";
@@ -257,7 +264,7 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   #runEverywhere(operation: string, script: typeof RELEASE_SCRIPT, keys: readonly string[], args: readonly string[]): Promise<NodeReply<unknown>[]> {
-    return this.#nodes.fanOut((node) => node.run(operation, script, keys, args, this.#budget.nodeTimeoutMs()));
+    return this.#nodes.fanOut((node) => node.run(operation, script, keys, args), { operation, timeoutMs: this.#budget.nodeTimeoutMs() });
   }
 
   #jitterMs(): number {

@@ -33,9 +33,16 @@ export class RedlockNode {
     });
   }
 
-  /** Runs `script`, failing with BACKEND_UNAVAILABLE (naming this node) when it errs or takes longer than `timeoutMs`. */
-  run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[], timeoutMs: number): Promise<unknown> {
-    return this.#bound(operation, script.run(this.#config.client as unknown as ScriptTarget, keys, args), timeoutMs);
+  /** Runs `script`, failing with BACKEND_UNAVAILABLE (naming this node) when it errs; the caller bounds how long it may take. */
+  run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return script.run(this.#config.client as unknown as ScriptTarget, keys, args).catch((error: unknown) => {
+      throw this.#failure(operation, error);
+    });
+  }
+
+  /** The error of a call here that got no answer within `timeoutMs`. */
+  timedOut(operation: string, timeoutMs: number): BackendUnavailableError {
+    return this.#failure(operation, new Error(`no answer within ${timeoutMs} ms`));
   }
 
   /** Subscribes to a release channel on this node. */
@@ -53,11 +60,15 @@ export class RedlockNode {
     try {
       return await boundedCall(call, timeoutMs);
     } catch (error) {
-      const message = redactCredentials(error instanceof Error ? error.message : String(error));
-      const last =
-        this.#lastConnectionError === undefined || message.includes(this.#lastConnectionError) ? "" : ` (last connection error: ${this.#lastConnectionError})`;
-      throw new BackendUnavailableError("redlock", `${operation} on ${this.name} failed: ${message}${last}`, { cause: error });
+      throw this.#failure(operation, error);
     }
+  }
+
+  #failure(operation: string, error: unknown): BackendUnavailableError {
+    const message = redactCredentials(error instanceof Error ? error.message : String(error));
+    const last =
+      this.#lastConnectionError === undefined || message.includes(this.#lastConnectionError) ? "" : ` (last connection error: ${this.#lastConnectionError})`;
+    return new BackendUnavailableError("redlock", `${operation} on ${this.name} failed: ${message}${last}`, { cause: error });
   }
 
   #trackErrors(client: Redis): Redis {

@@ -6,6 +6,13 @@ export type NodeReply<T> =
   | { readonly node: RedlockNode; readonly ok: true; readonly value: T }
   | { readonly node: RedlockNode; readonly ok: false; readonly error: unknown };
 
+/** How long a fan-out's nodes may take, and what a missing answer is reported as. */
+export interface FanOutBound {
+  /** Names the call in a timeout's message, e.g. "acquire". */
+  readonly operation: string;
+  readonly timeoutMs: number;
+}
+
 /** The independent masters of one Redlock and the size of a majority of them. */
 export class NodeSet {
   readonly nodes: readonly RedlockNode[];
@@ -18,12 +25,36 @@ export class NodeSet {
     Object.freeze(this);
   }
 
-  /** Calls `nodes` (default: all) in parallel; one reply per node, in node order. Each call must bound itself. */
-  async fanOut<T>(call: (node: RedlockNode) => Promise<T>, nodes: readonly RedlockNode[] = this.nodes): Promise<NodeReply<T>[]> {
-    const settled = await Promise.allSettled(nodes.map(call));
-    return settled.map((result, i) => {
-      const node = nodes[i] as RedlockNode;
-      return result.status === "fulfilled" ? { node, ok: true, value: result.value } : { node, ok: false, error: result.reason };
+  /**
+   * Calls `nodes` (default: all) in parallel; one reply per node, in node order. With a `bound`, one timer
+   * covers the whole fan-out and a node still silent when it fires gets an error reply naming it.
+   */
+  fanOut<T>(call: (node: RedlockNode) => Promise<T>, bound?: FanOutBound, nodes: readonly RedlockNode[] = this.nodes): Promise<NodeReply<T>[]> {
+    if (nodes.length === 0) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      const replies: Array<NodeReply<T> | undefined> = new Array(nodes.length);
+      let pending = nodes.length;
+      const settle = (index: number, reply: NodeReply<T>) => {
+        if (replies[index] !== undefined) return;
+        replies[index] = reply;
+        if (--pending > 0) return;
+        clearTimeout(timer);
+        resolve(replies as NodeReply<T>[]);
+      };
+      const timer =
+        bound === undefined
+          ? undefined
+          : setTimeout(() => {
+              nodes.forEach((node, i) => {
+                settle(i, { node, ok: false, error: node.timedOut(bound.operation, bound.timeoutMs) });
+              });
+            }, bound.timeoutMs);
+      nodes.forEach((node, i) => {
+        call(node).then(
+          (value) => settle(i, { node, ok: true, value }),
+          (error: unknown) => settle(i, { node, ok: false, error }),
+        );
+      });
     });
   }
 
