@@ -1,0 +1,158 @@
+import { type DriverAcquireRequest, monotonicNow } from "@distlock/core";
+import type { Etcd3, IKeyValue } from "etcd3";
+import type { BackgroundTasks } from "./background-tasks.js";
+import { type HoldRecord, holdId } from "./hold-record.js";
+import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
+import type { LeaseSlot } from "./lease-slot-allocator.js";
+import { decodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
+import type { LockKeyspace } from "./lock-keyspace.js";
+import type { SessionLease } from "./session-lease.js";
+
+/** What the registry shares with the rest of the driver. */
+export interface HoldRegistryContext {
+  readonly client: Etcd3;
+  readonly settings: LeaseKeeperSettings;
+  readonly keyspace: LockKeyspace;
+  readonly session: SessionLease;
+  readonly background: BackgroundTasks;
+}
+
+/** Pause before a failed sweep delete is retried. */
+const SWEEP_RETRY_MS = 500;
+
+/**
+ * The holds this driver knows, by key and owner, kept in step with etcd: which lease each member key
+ * is on, and the sweep that deletes an unrenewed hold on the session lease once its own TTL is over.
+ */
+export class HoldRegistry {
+  readonly #context: HoldRegistryContext;
+  readonly #holds = new Map<string, HoldRecord>();
+  #closed = false;
+
+  constructor(context: HoldRegistryContext) {
+    this.#context = context;
+  }
+
+  find(key: string, ownerSecret: string): HoldRecord | undefined {
+    return this.#holds.get(holdId(key, ownerSecret));
+  }
+
+  /** Records a hold this driver just took, on `slot`'s lease, and starts its sweep if that lease is the session's. */
+  remember(request: DriverAcquireRequest, member: Buffer, revision: bigint, modRevision: string, value: MemberValue, slot: LeaseSlot): HoldRecord {
+    const record: HoldRecord = {
+      id: holdId(request.key, request.ownerSecret),
+      key: request.key,
+      ownerSecret: request.ownerSecret,
+      owner: value.owner,
+      member,
+      createRevision: revision,
+      modRevision,
+      value,
+      lease: slot.lease,
+      ownsLease: !slot.session,
+      sessionClaim: slot.session,
+      onSession: slot.session,
+      expiresAt: Number.NEGATIVE_INFINITY,
+      sweep: undefined,
+    };
+    this.#holds.set(record.id, record);
+    this.extendSweep(record, request.ttlMs);
+    return record;
+  }
+
+  /** A record for a hold some other provider took with the same explicit owner, or undefined if `holder` belongs to someone else. */
+  adoptIfOwned(request: DriverAcquireRequest, holder: IKeyValue): HoldRecord | undefined {
+    const value = decodeMemberValue(holder.value);
+    const owner = ownerDigest(request.ownerSecret);
+    if (value?.owner !== owner) return undefined;
+    const id = holdId(request.key, request.ownerSecret);
+    const known = this.#holds.get(id);
+    if (known && this.refresh(known, holder)) return known;
+    const record: HoldRecord = {
+      id,
+      key: request.key,
+      ownerSecret: request.ownerSecret,
+      owner,
+      member: holder.key,
+      createRevision: BigInt(holder.create_revision),
+      modRevision: holder.mod_revision,
+      value,
+      lease: LeaseKeeper.adopt(this.#context.client, holder.lease, this.#context.settings),
+      ownsLease: false,
+      sessionClaim: false,
+      onSession: false,
+      expiresAt: Number.POSITIVE_INFINITY,
+      sweep: undefined,
+    };
+    this.#holds.set(record.id, record);
+    return record;
+  }
+
+  /** Updates `record` from the key as etcd shows it; false if the key is gone or is no longer this owner's incarnation. */
+  refresh(record: HoldRecord, current: IKeyValue | undefined): boolean {
+    const value = decodeMemberValue(current?.value);
+    if (current === undefined || BigInt(current.create_revision) !== record.createRevision || value?.owner !== record.owner) return false;
+    record.modRevision = current.mod_revision;
+    record.value = value;
+    if (current.lease !== record.lease.id) {
+      if (record.ownsLease) this.#context.background.track(record.lease.revoke());
+      record.lease = LeaseKeeper.adopt(this.#context.client, current.lease, this.#context.settings);
+      record.ownsLease = false;
+      record.onSession = false;
+      clearTimeout(record.sweep);
+    }
+    return true;
+  }
+
+  /** Forgets a hold locally: stops its sweep, gives back its session claim, revokes its own lease. Returns false for use in filters. */
+  forget(record: HoldRecord): false {
+    if (this.#holds.get(record.id) === record) this.#holds.delete(record.id);
+    clearTimeout(record.sweep);
+    record.onSession = false;
+    if (record.sessionClaim) this.#context.session.unclaim(record.key, record.ownerSecret);
+    if (record.ownsLease) this.#context.background.track(record.lease.revoke());
+    return false;
+  }
+
+  /** Moves `record` to a lease of its own (after etcd moved the key there); its previous own lease is revoked. */
+  switchLease(record: HoldRecord, lease: LeaseKeeper): void {
+    if (record.ownsLease) this.#context.background.track(record.lease.revoke());
+    record.lease = lease;
+    record.ownsLease = true;
+    record.onSession = false;
+    clearTimeout(record.sweep);
+  }
+
+  /** Session holds outlive their TTL on the server while the session lives, so an unrenewed one is deleted here once its TTL is over. */
+  extendSweep(record: HoldRecord, ttlMs: number): void {
+    if (!record.onSession) return;
+    record.expiresAt = Math.max(record.expiresAt, monotonicNow() + ttlMs);
+    this.#armSweep(record, record.expiresAt - monotonicNow());
+  }
+
+  /** Stops every sweep and empties the registry; returns the holds it had. */
+  close(): HoldRecord[] {
+    this.#closed = true;
+    const records = [...this.#holds.values()];
+    for (const record of records) clearTimeout(record.sweep);
+    this.#holds.clear();
+    return records;
+  }
+
+  #armSweep(record: HoldRecord, delayMs: number): void {
+    clearTimeout(record.sweep);
+    record.sweep = setTimeout(() => void this.#sweep(record), Math.max(0, delayMs));
+    record.sweep.unref();
+  }
+
+  async #sweep(record: HoldRecord): Promise<void> {
+    if (!record.onSession || this.#holds.get(record.id) !== record) return;
+    if (monotonicNow() < record.expiresAt) return this.#armSweep(record, record.expiresAt - monotonicNow());
+    try {
+      await this.#context.keyspace.deleteIfCreatedAt(record.member, record.createRevision);
+      this.forget(record);
+    } catch {
+      if (!this.#closed) this.#armSweep(record, SWEEP_RETRY_MS);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { BackendUnavailableError, type DriverGranted, type DriverRenewal } from "@distlock/core";
+import type { Etcd3 } from "etcd3";
+import type { BackgroundTasks } from "./background-tasks.js";
+import { grantedFrom, type HoldRecord, MAX_CAS_ATTEMPTS } from "./hold-record.js";
+import type { HoldRegistry } from "./hold-registry.js";
+import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
+import { encodeMemberValue } from "./lock-keys.js";
+import type { LockKeyspace } from "./lock-keyspace.js";
+
+/** What the renewer shares with the rest of the driver. */
+export interface HoldRenewerContext {
+  readonly client: Etcd3;
+  readonly settings: LeaseKeeperSettings;
+  readonly keyspace: LockKeyspace;
+  readonly holds: HoldRegistry;
+  readonly background: BackgroundTasks;
+}
+
+/**
+ * Keeps known holds alive: core's watchdog renewals (one read of all member keys, one keepalive per
+ * distinct lease) and re-entry by the same owner, moving a key to a longer lease when asked for more.
+ */
+export class HoldRenewer {
+  readonly #context: HoldRenewerContext;
+
+  constructor(context: HoldRenewerContext) {
+    this.#context = context;
+  }
+
+  async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
+    const { keyspace, holds } = this.#context;
+    const records = renewals.map((renewal) => holds.find(renewal.key, renewal.ownerSecret));
+    const present = records.filter((record): record is HoldRecord => record !== undefined);
+    const current = await keyspace.getMany(present.map((record) => record.member));
+    const live = new Set(present.filter((record, i) => holds.refresh(record, current[i]) || holds.forget(record)));
+    const alive = await this.#keepAliveOnce([...live].map((record) => record.lease));
+    return Promise.all(
+      renewals.map(async (renewal, i) => {
+        const record = records[i];
+        if (record === undefined || !live.has(record)) return false;
+        if (!alive.has(record.lease)) return holds.forget(record);
+        if (record.lease.ttlMs < renewal.ttlMs) return this.#moveToNewLease(record, renewal.ttlMs);
+        holds.extendSweep(record, renewal.ttlMs);
+        return true;
+      }),
+    );
+  }
+
+  /**
+   * Re-enters a hold this driver knows: proves its lease alive, moves the key to a longer lease if
+   * the request asks for more, and bumps the count; undefined if the hold turned out to be gone.
+   */
+  async reenter(record: HoldRecord, ttlMs: number): Promise<DriverGranted | undefined> {
+    const { client, settings, keyspace, holds, background } = this.#context;
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const { alive } = await record.lease.keepAlive();
+      if (!alive) return void holds.forget(record);
+      const longer = record.lease.ttlMs < ttlMs ? await LeaseKeeper.grant(client, ttlMs, settings) : undefined;
+      const value = { ...record.value, count: record.value.count + 1 };
+      const outcome = await keyspace.putIfUnchanged(record.member, record.modRevision, encodeMemberValue(value), longer?.id);
+      if (outcome.done) {
+        record.modRevision = outcome.revision;
+        record.value = value;
+        if (longer) holds.switchLease(record, longer);
+        holds.extendSweep(record, ttlMs);
+        return grantedFrom(record);
+      }
+      if (longer) background.track(longer.revoke());
+      if (!holds.refresh(record, outcome.current)) return void holds.forget(record);
+    }
+    throw new BackendUnavailableError("etcd", `the key of "${record.key}" kept changing during re-entry; try again`);
+  }
+
+  /** One fresh keepalive per distinct lease, in parallel (a session lease once per batch however many holds share it); the leases etcd still knows. */
+  async #keepAliveOnce(leases: readonly LeaseKeeper[]): Promise<Set<LeaseKeeper>> {
+    const distinct = [...new Set(leases)];
+    const answers = await Promise.all(distinct.map((lease) => lease.keepAlive()));
+    return new Set(distinct.filter((_, i) => answers[i]?.alive === true));
+  }
+
+  async #moveToNewLease(record: HoldRecord, ttlMs: number): Promise<boolean> {
+    const { client, settings, keyspace, holds, background } = this.#context;
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const lease = await LeaseKeeper.grant(client, ttlMs, settings);
+      const outcome = await keyspace.putIfUnchanged(record.member, record.modRevision, encodeMemberValue(record.value), lease.id);
+      if (outcome.done) {
+        record.modRevision = outcome.revision;
+        holds.switchLease(record, lease);
+        return true;
+      }
+      background.track(lease.revoke());
+      if (!holds.refresh(record, outcome.current)) return holds.forget(record);
+    }
+    return false;
+  }
+}

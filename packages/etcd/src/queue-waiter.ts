@@ -1,0 +1,92 @@
+import { abortableSleep, type DriverAcquireRequest, type DriverGranted } from "@distlock/core";
+import type { Etcd3 } from "etcd3";
+import { DeletionWatch } from "./deletion-watch.js";
+import type { ResolvedEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import { grantedFrom } from "./hold-record.js";
+import type { HoldRegistry } from "./hold-registry.js";
+import type { LeaseSlot, LeaseSlotAllocator } from "./lease-slot-allocator.js";
+import { encodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
+import type { LockKeyspace, QueuePosition } from "./lock-keyspace.js";
+import type { SessionLease } from "./session-lease.js";
+
+/** What a waiter shares with the rest of the driver. */
+export interface QueueWaiterContext {
+  readonly client: Etcd3;
+  readonly settings: ResolvedEtcdLockProviderOptions;
+  readonly keyspace: LockKeyspace;
+  readonly session: SessionLease;
+  readonly slots: LeaseSlotAllocator;
+  readonly holds: HoldRegistry;
+}
+
+/** Pause before a waiter retries after etcd failed to answer. */
+const WAIT_RETRY_MS = 200;
+
+/** Go's `Mutex.Lock`: put my member key, then wait for each predecessor's deletion until none is left. */
+export class QueueWaiter {
+  readonly #context: QueueWaiterContext;
+
+  constructor(context: QueueWaiterContext) {
+    this.#context = context;
+  }
+
+  /**
+   * One place in the queue: enqueue, then wait for each predecessor's deletion until none is left.
+   * Undefined if the member key vanished with its lease while waiting (the caller queues again, at the back).
+   */
+  async wait(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted | undefined> {
+    const { client, settings, keyspace } = this.#context;
+    const slot = await this.#context.slots.allocate(request);
+    const member = keyspace.memberKey(request.key, slot.lease.id, slot.slot);
+    const value: MemberValue = { owner: ownerDigest(request.ownerSecret), holder: request.holder, count: 1 };
+    if (!slot.session) slot.lease.startKeepingAlive();
+    let revision: bigint | undefined;
+    let granted = false;
+    let watch: DeletionWatch | undefined;
+    try {
+      const queued = await keyspace.enqueue(request.key, member, encodeMemberValue(value), slot.lease.id);
+      revision = queued.revision;
+      for (;;) {
+        signal.throwIfAborted();
+        // etcd not answering (no quorum, leader election) is waited out: whether this waiter's key
+        // survived is decided by the next answer, since etcd refreshes leases when a new leader takes over.
+        const position: QueuePosition | undefined = await keyspace.position(request.key, member, revision).catch(async () => {
+          await abortableSleep(WAIT_RETRY_MS, signal);
+          return undefined;
+        });
+        if (position === undefined) continue;
+        if (position.mine === undefined || BigInt(position.mine.create_revision) !== revision) {
+          if (slot.session && !(await slot.lease.keepAlive().catch(() => ({ alive: true }))).alive) this.#context.session.discard(slot.lease);
+          return undefined;
+        }
+        if (position.predecessor === undefined) {
+          granted = true;
+          return grantedFrom(this.#context.holds.remember(request, member, revision, position.mine.mod_revision, value, slot));
+        }
+        if (watch === undefined || !watch.key.equals(position.predecessor.key)) {
+          watch?.close();
+          watch = await DeletionWatch.open(client, position.predecessor.key, settings.requestTimeoutMs).catch(() => undefined);
+          // The store moved on before the watch was in place: the predecessor may be gone already, read again.
+          if (watch === undefined || watch.fromRevision > position.revision) continue;
+        }
+        await watch.next(settings.recheckIntervalMs, signal);
+      }
+    } finally {
+      watch?.close();
+      if (!slot.session) slot.lease.stopKeepingAlive();
+      if (!granted) await this.#abandon(member, revision, slot, request);
+    }
+  }
+
+  /** Takes a waiter out of the queue: its member key is deleted before the caller hears of the abort, so nobody inherits it. */
+  async #abandon(member: Buffer, revision: bigint | undefined, slot: LeaseSlot, request: DriverAcquireRequest): Promise<void> {
+    try {
+      if (!slot.session) await slot.lease.revoke();
+      else if (revision !== undefined) await this.#context.keyspace.deleteIfCreatedAt(member, revision);
+    } catch {
+      // etcd is unreachable: the member key goes with its lease (a dedicated one is no longer kept alive).
+    } finally {
+      if (slot.session) this.#context.slots.free(slot, request);
+    }
+  }
+}
