@@ -9,7 +9,7 @@ afterAll(() => server.close());
 describeLockProvider({
   name: "mariadb",
   create: () => new SqlLockProvider({ url: server.userUrl }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: true },
   workerUrl: server.userUrl,
   crossProcess: true,
   faults: { pause: () => server.pause(), resume: () => server.resume() },

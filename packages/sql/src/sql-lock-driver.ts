@@ -2,7 +2,9 @@ import {
   BackendUnavailableError,
   type DriverAcquireRequest,
   type DriverAcquireResult,
+  type DriverGranted,
   type DriverRenewal,
+  type DriverWait,
   type LockCapabilities,
   type LockDriver,
   LockError,
@@ -17,10 +19,13 @@ import type { ResolvedSqlOptions } from "./options/resolve-sql-options.js";
 import { PgReleaseListener } from "./postgres/pg-release-listener.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 import type { LockStatements } from "./statements/lock-statements.js";
+import { MYSQL_FLAVOR } from "./statements/mysql-flavor.js";
 import { MysqlLockStatements } from "./statements/mysql-lock-statements.js";
 import { PostgresLockStatements } from "./statements/postgres-lock-statements.js";
 import { ReturningLockStatements } from "./statements/returning-lock-statements.js";
 import { SQLITE_FLAVOR } from "./statements/sqlite-flavor.js";
+import { WaiterQueue } from "./statements/waiter-queue.js";
+import { type LineOperations, WAITER_CLAIM_MS, waitInLine } from "./waiting/wait-in-line.js";
 
 /** Shortest lease accepted: a few statement round trips plus a renewal must fit well inside it. */
 const MIN_TTL_MS = 100;
@@ -28,8 +33,9 @@ const MIN_TTL_MS = 100;
 /** The SQL backend's driver: one statement per operation on the lock table, expiry on the database's clock. */
 export class SqlLockDriver implements LockDriver {
   readonly backend: SqlDialectName;
-  readonly capabilities: LockCapabilities = Object.freeze({ fencing: true, fifo: false, serverClock: true, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+  readonly capabilities: LockCapabilities;
   readonly watchReleases?: (key: string) => Promise<ReleaseWatch>;
+  readonly acquire?: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
   readonly #connection: SqlConnection;
   readonly #options: ResolvedSqlOptions;
   readonly #statements: LockStatements;
@@ -44,10 +50,25 @@ export class SqlLockDriver implements LockDriver {
     this.#options = options;
     const channel = `distlock_${options.table}`;
     this.#statements = statementsFor(this.backend, options.table, channel);
+    // The polling dialects grant in the order waiters joined the server-side line; PostgreSQL's notified waiters race.
+    const fifo = this.#statements.queue !== undefined;
+    this.capabilities = Object.freeze({ fencing: true, fifo, serverClock: true, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
     if (connection.openListenClient !== undefined) {
       const listener = new PgReleaseListener(connection.openListenClient, channel);
       this.#listener = listener;
       this.watchReleases = (key) => listener.watch(key);
+    }
+    const queue = this.#statements.queue;
+    if (queue !== undefined) {
+      const db = () => this.#connection.db;
+      const line: LineOperations = {
+        keepPlace: ({ key, ownerSecret }) => this.#run("acquire", () => queue.keepPlace(db(), key, ownerSecret)),
+        tryAcquire: (request) => this.tryAcquire(request),
+        ahead: ({ key, ownerSecret }) => this.#run("acquire", () => queue.ahead(db(), key, ownerSecret)),
+        leave: ({ key, ownerSecret }) => this.#run("acquire", () => queue.leave(db(), key, ownerSecret)),
+        release: ({ key, ownerSecret }) => this.release(key, ownerSecret),
+      };
+      this.acquire = (request, wait) => waitInLine(line, request, wait.signal);
     }
     if (options.purgeIntervalMs > 0) {
       this.#purgeTimer = setInterval(() => void this.purgeIdle().catch(() => undefined), options.purgeIntervalMs);
@@ -124,10 +145,11 @@ export class SqlLockDriver implements LockDriver {
   }
 }
 
+/** PostgreSQL wakes its waiters with NOTIFY; MySQL and SQLite poll, so their waiters keep a place in a server-side line. */
 function statementsFor(dialect: SqlDialectName, table: string, channel: string): LockStatements {
-  if (dialect === "mysql") return new MysqlLockStatements(table);
+  if (dialect === "mysql") return new MysqlLockStatements(table, new WaiterQueue(table, MYSQL_FLAVOR, WAITER_CLAIM_MS));
   if (dialect === "postgres") return new PostgresLockStatements(table, channel);
-  return new ReturningLockStatements(table, SQLITE_FLAVOR);
+  return new ReturningLockStatements(table, SQLITE_FLAVOR, new WaiterQueue(table, SQLITE_FLAVOR, WAITER_CLAIM_MS));
 }
 
 function describe(error: unknown): string {

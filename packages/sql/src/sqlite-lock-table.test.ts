@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LockError, LockErrorCode } from "@distlock/core";
 import BetterSqlite3 from "better-sqlite3";
+import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { LATEST_LOCK_TABLE_MIGRATION, LockTableMigrationProvider } from "./migrations/lock-table-migration-provider.js";
 import { SqlLockProvider } from "./sql-lock-provider.js";
 
 const dir = mkdtempSync(join(tmpdir(), "distlock-sqlite-table-"));
@@ -69,10 +71,40 @@ describe("the SQLite lock table", () => {
       "locks_a",
       "locks_a_migration",
       "locks_a_migration_lock",
+      "locks_a_waiter",
       "locks_b",
       "locks_b_migration",
       "locks_b_migration_lock",
+      "locks_b_waiter",
     ]);
+  });
+
+  it("a table made by the first migration is upgraded with the waiter table, keeping its holds and counters", async () => {
+    const database = new BetterSqlite3(join(dir, "upgrade.sqlite"));
+    const db = new Kysely({ dialect: new SqliteDialect({ database }) });
+    const migrator = new Migrator({
+      db,
+      provider: new LockTableMigrationProvider("distlock_locks", "sqlite"),
+      migrationTableName: "distlock_locks_migration",
+      migrationLockTableName: "distlock_locks_migration_lock",
+    });
+    expect((await migrator.migrateTo("0001_create_lock_table")).error).toBeUndefined();
+    await sql`insert into distlock_locks (lock_key, owner_secret, holder, hold_count, fencing_token, expires_at) values ('old', 'gone', 'h', 1, 41, 0)`.execute(
+      db,
+    );
+    await db.destroy();
+
+    const locks = provider("upgrade.sqlite");
+    const holder = await locks.acquire("old", { ttlMs: 5_000 });
+    expect(holder.fencingToken).toBe(42n);
+    const waiting = locks.acquire("old", { ttlMs: 5_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await holder.release();
+    expect((await waiting).fencingToken).toBe(43n);
+    const file = new BetterSqlite3(join(dir, "upgrade.sqlite"), { readonly: true });
+    const applied = file.prepare("select name from distlock_locks_migration order by name").all() as { name: string }[];
+    file.close();
+    expect(applied.map((m) => m.name)).toEqual(["0001_create_lock_table", LATEST_LOCK_TABLE_MIGRATION]);
   });
 
   it("works on a better-sqlite3 database the caller owns and leaves it open after close", async () => {

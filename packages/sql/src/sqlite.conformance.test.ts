@@ -12,7 +12,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describeLockProvider({
   name: "sqlite",
   create: () => new SqlLockProvider({ url }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: true },
   workerUrl: url,
   crossProcess: true,
   ttlMs: 1000,

@@ -1,6 +1,7 @@
 import { type Migration, type MigrationProvider, sql } from "kysely";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
+import { waiterTableName } from "../statements/waiter-queue.js";
 
 interface ColumnTypes {
   key: string;
@@ -20,8 +21,10 @@ const COLUMN_TYPES: Readonly<Record<SqlDialectName, ColumnTypes>> = Object.freez
   sqlite: { key: "text", secret: "text", holder: "text", bigint: "integer", tableOptions: "" },
 });
 
+const CREATE_LOCK_TABLE = "0001_create_lock_table";
+
 /** Name of the newest migration; a table that recorded it needs no migration run. */
-export const LATEST_LOCK_TABLE_MIGRATION = "0001_create_lock_table";
+export const LATEST_LOCK_TABLE_MIGRATION = "0002_create_waiter_table";
 
 /** The lock table's migrations, in order; each table keeps its own migration history. */
 export class LockTableMigrationProvider implements MigrationProvider {
@@ -34,7 +37,10 @@ export class LockTableMigrationProvider implements MigrationProvider {
   }
 
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#createLockTable(db) } };
+    return {
+      [CREATE_LOCK_TABLE]: { up: (db) => this.#createLockTable(db) },
+      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#createWaiterTable(db) },
+    };
   }
 
   async #createLockTable(db: AnyKysely): Promise<void> {
@@ -56,5 +62,19 @@ export class LockTableMigrationProvider implements MigrationProvider {
         db,
       );
     }
+  }
+
+  /** The line of waiters (see `WaiterQueue`); its primary key serves every lookup, which is always by key. */
+  async #createWaiterTable(db: AnyKysely): Promise<void> {
+    const types = this.#types;
+    await db.schema
+      .createTable(waiterTableName(this.#table))
+      .ifNotExists()
+      .addColumn("lock_key", sql.raw(types.key), (c) => c.notNull())
+      .addColumn("waiter_secret", sql.raw(types.secret), (c) => c.notNull())
+      .addColumn("ticket", sql.raw(types.bigint), (c) => c.notNull())
+      .addColumn("expires_at", sql.raw(types.bigint), (c) => c.notNull())
+      .addPrimaryKeyConstraint(`${waiterTableName(this.#table)}_pk`, ["lock_key", "waiter_secret"])
+      .execute();
   }
 }

@@ -10,4 +10,6 @@ export interface LockSqlFlavor {
   asText(expr: RawBuilder<unknown>): RawBuilder<string>;
   /** First statement of a purge transaction: keeps acquisitions from reading the fencing floor until it commits. */
   lockFloor(table: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** The tail of an `INSERT` that runs `set` instead when a row with the same `key` columns exists. */
+  onConflict(key: RawBuilder<unknown>, set: RawBuilder<unknown>): RawBuilder<unknown>;
 }

@@ -1,6 +1,7 @@
 import type { DriverAcquireRequest, DriverAcquireResult, DriverRefused, DriverRenewal, LockState } from "@distlock/core";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
+import type { WaiterQueue } from "./waiter-queue.js";
 
 /** Any Kysely instance or transaction; the lock table is addressed with raw SQL, so no schema type is needed. */
 // biome-ignore lint/suspicious/noExplicitAny: the provider works on the caller's database, whatever its schema type.
@@ -27,10 +28,13 @@ interface StateRow {
 export abstract class LockStatements {
   protected readonly table: RawBuilder<unknown>;
   protected readonly flavor: LockSqlFlavor;
+  /** The server-side line of waiters, on dialects that wait by polling; a free key goes to its first live waiter. */
+  readonly queue: WaiterQueue | undefined;
 
-  constructor(table: string, flavor: LockSqlFlavor) {
+  constructor(table: string, flavor: LockSqlFlavor, queue?: WaiterQueue) {
     this.table = sql.table(table);
     this.flavor = flavor;
+    this.queue = queue;
   }
 
   /** One atomic attempt to take or re-enter `request.key`. */
@@ -60,7 +64,7 @@ export abstract class LockStatements {
   /** Deletes rows idle (free or expired) for longer than `idleMs`, after raising the floor above their counters. */
   async purgeIdle(db: AnyKysely, idleMs: number): Promise<number> {
     const idle = sql`expires_at < ${this.now} - ${this.integer(idleMs)}`;
-    return db.transaction().execute(async (trx) => {
+    const purged = await db.transaction().execute(async (trx) => {
       await this.flavor.lockFloor(this.table).execute(trx);
       const idleMax = sql`(select x.m from (select coalesce(max(fencing_token), 0) as m from ${this.table} where lock_key <> '' and ${idle}) x)`;
       await sql`update ${this.table} set fencing_token = ${this.flavor.greatest(sql`fencing_token`, idleMax)} where lock_key = ''`.execute(trx);
@@ -68,6 +72,8 @@ export abstract class LockStatements {
       const deleted = await sql`delete from ${this.table} where lock_key <> '' and ${idle} and fencing_token <= ${floor}`.execute(trx);
       return Number(deleted.numAffectedRows ?? 0n);
     });
+    await this.queue?.purgeExpired(db);
+    return purged;
   }
 
   /** A refusal bounded by the current holder's remaining lease (1 ms if it was freed meanwhile). */
@@ -76,6 +82,11 @@ export abstract class LockStatements {
       ttl_ms: number | string;
     }>`select expires_at - ${this.now} as ttl_ms from ${this.table} where lock_key = ${key} and ${this.live}`.execute(db);
     return { acquired: false, retryAfterMs: Math.max(1, Number(rows[0]?.ttl_ms ?? 1)) };
+  }
+
+  /** `free` (the row is free or expired) and, with a line of waiters, nobody waits in it before `secret`. */
+  protected freeFor(free: RawBuilder<boolean>, key: string, secret: string): RawBuilder<boolean> {
+    return this.queue === undefined ? free : sql<boolean>`(${free} and ${this.queue.noneAhead(key, secret)})`;
   }
 
   /** The server clock in epoch ms. */

@@ -2,6 +2,7 @@ import type { DriverAcquireRequest, DriverAcquireResult, DriverRenewal } from "@
 import { sql } from "kysely";
 import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-statements.js";
 import { MYSQL_FLAVOR } from "./mysql-flavor.js";
+import type { WaiterQueue } from "./waiter-queue.js";
 
 interface OwnedRow {
   mine: number | string;
@@ -20,8 +21,8 @@ interface OwnedRow {
 export class MysqlLockStatements extends LockStatements {
   protected readonly integerType = "signed";
 
-  constructor(table: string) {
-    super(table, MYSQL_FLAVOR);
+  constructor(table: string, queue?: WaiterQueue) {
+    super(table, MYSQL_FLAVOR, queue);
   }
 
   async tryAcquire(db: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult> {
@@ -66,7 +67,7 @@ export class MysqlLockStatements extends LockStatements {
     const now = this.now;
     const expiresAt = sql`${now} + ${this.integer(request.ttlMs)}`;
     const mine = sql`(${t}.owner_secret = ${request.ownerSecret} and ${t}.expires_at > ${now})`;
-    const free = sql`(${t}.owner_secret is null or ${t}.expires_at <= ${now})`;
+    const free = this.freeFor(sql<boolean>`(${t}.owner_secret is null or ${t}.expires_at <= ${now})`, request.key, request.ownerSecret);
     await sql`insert into ${t} (lock_key, owner_secret, holder, hold_count, fencing_token, expires_at)
       select ${request.key}, ${request.ownerSecret}, ${request.holder}, 1, coalesce(max(f.fencing_token), 0) + 1, ${expiresAt}
       from ${t} f where f.lock_key = ''

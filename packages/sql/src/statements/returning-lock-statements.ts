@@ -2,6 +2,7 @@ import type { DriverAcquireRequest, DriverAcquireResult, DriverRenewal } from "@
 import { type RawBuilder, sql } from "kysely";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-statements.js";
+import type { WaiterQueue } from "./waiter-queue.js";
 
 /** What the upsert returns when it took or re-entered the key. */
 interface GrantedRow {
@@ -22,8 +23,8 @@ export interface HoldCountRow {
 export class ReturningLockStatements extends LockStatements {
   protected readonly integerType = "bigint";
 
-  constructor(table: string, flavor: LockSqlFlavor) {
-    super(table, flavor);
+  constructor(table: string, flavor: LockSqlFlavor, queue?: WaiterQueue) {
+    super(table, flavor, queue);
   }
 
   async tryAcquire(db: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult> {
@@ -55,10 +56,11 @@ export class ReturningLockStatements extends LockStatements {
     return rows.length > 0;
   }
 
-  /** Takes a free or expired row (counter + 1), re-enters an own one (same token, larger expiry), else returns nothing. */
+  /** Takes a free or expired row (counter + 1) if no waiter is before the caller in line, re-enters an own one (same token, larger expiry), else returns nothing. */
   #upsert(request: DriverAcquireRequest): RawBuilder<GrantedRow> {
     const t = this.table;
     const mine = sql`(${t}.owner_secret = excluded.owner_secret and ${t}.expires_at > ${this.now})`;
+    const free = this.freeFor(sql<boolean>`(${t}.owner_secret is null or ${t}.expires_at <= ${this.now})`, request.key, request.ownerSecret);
     return sql<GrantedRow>`insert into ${t} (lock_key, owner_secret, holder, hold_count, fencing_token, expires_at)
       select cast(${request.key} as text), cast(${request.ownerSecret} as text), cast(${request.holder} as text), 1,
         coalesce(max(f.fencing_token), 0) + 1, ${this.now} + ${this.integer(request.ttlMs)}
@@ -69,7 +71,7 @@ export class ReturningLockStatements extends LockStatements {
         holder = case when ${mine} then ${t}.holder else excluded.holder end,
         expires_at = case when ${mine} then ${this.flavor.greatest(sql`${t}.expires_at`, sql`excluded.expires_at`)} else excluded.expires_at end,
         owner_secret = excluded.owner_secret
-      where ${t}.owner_secret is null or ${t}.expires_at <= ${this.now} or ${mine}
+      where ${free} or ${mine}
       returning hold_count, ${this.flavor.asText(sql`fencing_token`)} as fencing_token, expires_at - ${this.now} as ttl_ms`;
   }
 

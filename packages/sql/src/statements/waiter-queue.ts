@@ -1,0 +1,64 @@
+import { type RawBuilder, sql } from "kysely";
+import type { LockSqlFlavor } from "./lock-sql-flavor.js";
+import type { AnyKysely } from "./lock-statements.js";
+
+/** The waiter table that goes with lock table `table`. */
+export function waiterTableName(table: string): string {
+  return `${table}_waiter`;
+}
+
+/**
+ * The server-side line of waiters for the polling dialects: one row per waiting owner and key, ordered by the
+ * server time it joined (`ticket`, ties by secret). A place is live until `expires_at`, which every poll of its
+ * waiter pushes out by the claim window, so a waiter that crashed, hung or gave up stops counting after at most
+ * that window. A free or expired key goes to the first live waiter; a caller without a live place yields to all.
+ */
+export class WaiterQueue {
+  readonly #table: RawBuilder<unknown>;
+  readonly #flavor: LockSqlFlavor;
+  readonly #claim: RawBuilder<number>;
+
+  constructor(table: string, flavor: LockSqlFlavor, claimMs: number) {
+    this.#table = sql.table(waiterTableName(table));
+    this.#flavor = flavor;
+    this.#claim = sql.lit(claimMs);
+  }
+
+  /** Joins the line for `key`, or keeps the place `secret` already has (its ticket is never renumbered). */
+  async keepPlace(db: AnyKysely, key: string, secret: string): Promise<void> {
+    const now = this.#flavor.nowMs;
+    const refresh = sql`expires_at = ${now} + ${this.#claim}`;
+    await sql`insert into ${this.#table} (lock_key, waiter_secret, ticket, expires_at) values (${key}, ${secret}, ${now}, ${now} + ${this.#claim})
+      ${this.#flavor.onConflict(sql`lock_key, waiter_secret`, refresh)}`.execute(db);
+  }
+
+  /** Leaves the line (granted, aborted or failed). */
+  async leave(db: AnyKysely, key: string, secret: string): Promise<void> {
+    await sql`delete from ${this.#table} where lock_key = ${key} and waiter_secret = ${secret}`.execute(db);
+  }
+
+  /** How many live waiters are ahead of `secret` in the line for `key`. */
+  async ahead(db: AnyKysely, key: string, secret: string): Promise<number> {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${this.#table} o where ${this.#isAhead(key, secret)}`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** True when no live waiter is ahead of `secret`; for an acquire statement's takeover condition. */
+  noneAhead(key: string, secret: string): RawBuilder<boolean> {
+    return sql<boolean>`not exists (select 1 from ${this.#table} o where ${this.#isAhead(key, secret)})`;
+  }
+
+  /** Deletes places that are no longer live (their waiters crashed or were cut off before they could leave). */
+  async purgeExpired(db: AnyKysely): Promise<number> {
+    const deleted = await sql`delete from ${this.#table} where expires_at < ${this.#flavor.nowMs}`.execute(db);
+    return Number(deleted.numAffectedRows ?? 0n);
+  }
+
+  /** Row `o` is another live waiter for `key` and `secret` has no live place before it. */
+  #isAhead(key: string, secret: string): RawBuilder<boolean> {
+    const now = this.#flavor.nowMs;
+    return sql<boolean>`o.lock_key = ${key} and o.waiter_secret <> ${secret} and o.expires_at > ${now}
+      and not exists (select 1 from ${this.#table} m where m.lock_key = ${key} and m.waiter_secret = ${secret} and m.expires_at > ${now}
+        and (m.ticket < o.ticket or (m.ticket = o.ticket and m.waiter_secret < o.waiter_secret)))`;
+  }
+}

@@ -1,0 +1,155 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Lock, LockError, LockErrorCode, monotonicNow } from "@distlock/core";
+import { startMariadb } from "@distlock/test-servers";
+import BetterSqlite3 from "better-sqlite3";
+import { createConnection } from "mysql2/promise";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { rejectionOf } from "../test/settle.js";
+import { SqlLockProvider } from "./sql-lock-provider.js";
+import { WAITER_CLAIM_MS } from "./waiting/wait-in-line.js";
+
+const WORKER = fileURLToPath(new URL("../test/waiting-worker.mjs", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "distlock-line-"));
+const mariadb = await startMariadb();
+afterAll(async () => {
+  await mariadb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A polling dialect under test, and a way to count the places in its line of waiters. */
+interface Target {
+  readonly url: string;
+  places(key: string): Promise<number>;
+}
+
+const TARGETS: Record<string, Target> = {
+  sqlite: {
+    url: `sqlite:${join(dir, "line.sqlite")}`,
+    async places(key) {
+      const db = new BetterSqlite3(join(dir, "line.sqlite"), { readonly: true });
+      try {
+        return (db.prepare("select count(*) as n from distlock_locks_waiter where lock_key = ?").get(key) as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    },
+  },
+  mariadb: {
+    url: mariadb.userUrl,
+    async places(key) {
+      const connection = await createConnection(mariadb.userUrl);
+      try {
+        const [rows] = await connection.query("select count(*) as n from distlock_locks_waiter where lock_key = ?", [key]);
+        return Number((rows as { n: number }[])[0]?.n);
+      } finally {
+        await connection.end();
+      }
+    },
+  },
+};
+
+const providers: SqlLockProvider[] = [];
+const workers: ChildProcess[] = [];
+afterEach(async () => {
+  for (const worker of workers.splice(0)) worker.kill("SIGKILL");
+  await Promise.all(providers.splice(0).map((provider) => provider.close()));
+});
+
+for (const [name, target] of Object.entries(TARGETS)) {
+  const provider = () => {
+    const created = new SqlLockProvider({ url: target.url, purgeIntervalMs: 0 });
+    providers.push(created);
+    return created;
+  };
+
+  describe(`${name}: the line of waiters`, () => {
+    it("a waiter gets the key while holders that release loop straight back into acquire", async () => {
+      const key = `fair-${randomUUID()}`;
+      const looping = new AbortController();
+      const loopers = [provider(), provider(), provider()].map(async (locks) => {
+        while (!looping.signal.aborted) {
+          const lock = await locks.acquire(key, { ttlMs: 5_000, signal: looping.signal }).catch((error: unknown) => {
+            if (looping.signal.aborted) return undefined;
+            throw error;
+          });
+          if (lock === undefined) return;
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          await lock.release();
+        }
+      });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const startedAt = monotonicNow();
+        const lock = await provider().acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
+        const waitedMs = monotonicNow() - startedAt;
+        await lock.release();
+        // Three loopers ahead of it, each holding a few ms: without the line this wait runs into seconds.
+        expect(waitedMs).toBeLessThan(1_000);
+      } finally {
+        looping.abort();
+        await Promise.all(loopers);
+      }
+    });
+
+    it("a newcomer's tryAcquire yields a free key to a live waiter", async () => {
+      const key = `yield-${randomUUID()}`;
+      const holder = await provider().acquire(key, { ttlMs: 5_000 });
+      const waiting = provider().acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
+      await waitForPlaces(target, key, 1);
+      await holder.release();
+      // Whichever comes first, the newcomer never takes the key from the waiter.
+      const newcomer = provider();
+      const attempts: (Lock | null)[] = [];
+      for (let i = 0; i < 20; i++) attempts.push(await newcomer.tryAcquire(key));
+      const waiter = await waiting;
+      expect(attempts.filter((lock) => lock !== null)).toEqual([]);
+      expect(waiter.holdCount).toBe(1);
+      await waiter.release();
+    });
+
+    it("a waiter that crashed in line holds up a free key for at most the claim window", async () => {
+      const key = `crash-${randomUUID()}`;
+      const holder = await provider().acquire(key, { ttlMs: 30_000 });
+      const worker = fork(WORKER, [target.url, key], { stdio: "ignore", execArgv: [] });
+      workers.push(worker);
+      await waitForPlaces(target, key, 1);
+      worker.kill("SIGKILL");
+      await holder.release();
+      const startedAt = monotonicNow();
+      const lock = await provider().acquire(key, { ttlMs: 5_000, waitMs: WAITER_CLAIM_MS + 3_000 });
+      const waitedMs = monotonicNow() - startedAt;
+      expect(lock.holdCount).toBe(1);
+      expect(waitedMs).toBeLessThan(WAITER_CLAIM_MS + 1_000);
+      await lock.release();
+    });
+
+    it("a waiter that times out or is aborted leaves the line", async () => {
+      const key = `leave-${randomUUID()}`;
+      const holder = await provider().acquire(key, { ttlMs: 30_000 });
+      const timedOut = await rejectionOf(provider().acquire(key, { waitMs: 150 }));
+      expect(LockError.is(timedOut) && timedOut.code).toBe(LockErrorCode.LockTimeout);
+      const aborting = new AbortController();
+      const aborted = rejectionOf(provider().acquire(key, { signal: aborting.signal }));
+      await waitForPlaces(target, key, 1);
+      aborting.abort(new Error("gave up"));
+      expect(((await aborted) as Error).message).toBe("gave up");
+      expect(await target.places(key)).toBe(0);
+      await holder.release();
+      // Nobody left in line, so a newcomer takes the free key at once.
+      expect(await provider().tryAcquire(key)).not.toBeNull();
+    });
+  });
+}
+
+async function waitForPlaces(target: Target, key: string, count: number): Promise<void> {
+  const deadline = monotonicNow() + 5_000;
+  while ((await target.places(key)) !== count) {
+    if (monotonicNow() > deadline) throw new Error(`the line for ${key} never had ${count} places`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
