@@ -1,12 +1,14 @@
 import { startEtcd } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, uncontendedScenario } from "../harness/index.js";
+import { EtcdCostCounter } from "./etcd-cost-counter.js";
 import { DISTLOCK, DISTLOCK_DEDICATED, ETCD3_LOCK, RAW_FLOOR } from "./etcd-lock-subjects.js";
-import { EtcdRequestCounter } from "./etcd-request-counter.js";
 import { ETCD_TARGETS } from "./etcd-targets.js";
 
 const SUBJECTS_MODULE = new URL("./etcd-lock-subjects.js", import.meta.url).href;
-const REQUESTS_NOTE = "- requests/op and requests/acq: gRPC messages etcd received (unary calls and stream messages), from its /metrics";
+const COSTS_NOTE =
+  "- from etcd's /metrics: requests = gRPC messages etcd received (unary calls and stream messages), raft writes = committed proposals, WAL fsyncs and the µs they took, etcd CPU µs = the member's process CPU (10 ms ticks)";
+const BENCH_CPU_NOTE = "- bench CPU µs/op: CPU time (user + system) of the bench process, where every uncontended subject runs: the client's cost";
 
 /** Every etcd scenario against one etcd member started for the run. */
 export const ETCD_SCENARIOS: ScenarioGroup = {
@@ -24,10 +26,11 @@ export const ETCD_SCENARIOS: ScenarioGroup = {
           subjects: [RAW_FLOOR, DISTLOCK, DISTLOCK_DEDICATED, ETCD3_LOCK],
           baseline: RAW_FLOOR.name,
           keyPrefix: "bench/uncontended/",
-          iterations: 2_000,
+          iterations: 3_000,
+          rounds: 10,
           warmUp: 200,
-          counter: new EtcdRequestCounter(target),
-          notes: [REQUESTS_NOTE],
+          counter: new EtcdCostCounter(target, { benchCpu: true }),
+          notes: [COSTS_NOTE, BENCH_CPU_NOTE],
         }),
         ...(await contendedSweep({
           system: "etcd",
@@ -37,10 +40,10 @@ export const ETCD_SCENARIOS: ScenarioGroup = {
           keyPrefix: "bench/contended/",
           subjects: [DISTLOCK, ETCD3_LOCK],
           workerCounts: [4, 16, 64],
-          counter: new EtcdRequestCounter(target),
+          counter: new EtcdCostCounter(target),
           ratioOf: "acq/s",
           baseline: ETCD3_LOCK.name,
-          notes: [REQUESTS_NOTE],
+          notes: [COSTS_NOTE],
         })),
       ];
     } finally {
