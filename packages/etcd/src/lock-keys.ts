@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /** What distlock stores in its member key; keys written by etcdctl or Go's concurrency.Mutex hold an empty value. */
 export interface MemberValue {
@@ -39,7 +39,7 @@ export function prefixRangeEnd(prefix: Buffer): Buffer {
 
 /** The digest stored for an owner secret. */
 export function ownerDigest(ownerSecret: string): string {
-  return createHash("sha256").update(ownerSecret).digest("hex");
+  return hash("sha256", ownerSecret, "hex");
 }
 
 export function encodeMemberValue(value: MemberValue): Buffer {

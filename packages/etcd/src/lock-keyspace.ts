@@ -22,12 +22,13 @@ export interface QueuePosition {
 export class LockKeyspace {
   readonly #client: Etcd3;
   readonly #prefix: string;
-  readonly #timeoutMs: number;
+  /** One options object for every call: its deadline getter is read afresh by each attempt. */
+  readonly #callOptions: { readonly deadline: number };
 
   constructor(client: Etcd3, prefix: string, requestTimeoutMs: number) {
     this.#client = client;
     this.#prefix = prefix;
-    this.#timeoutMs = requestTimeoutMs;
+    this.#callOptions = perAttemptDeadline(requestTimeoutMs);
   }
 
   /** The member key `leaseId` uses for `key` in `slot`. */
@@ -87,7 +88,7 @@ export class LockKeyspace {
 
   /** The current holder of `key` (lowest create revision), if any. */
   async holder(key: string): Promise<IKeyValue | undefined> {
-    const response = await this.#client.kv.range(this.#firstCreated(lockPrefix(this.#prefix, key)), this.#options());
+    const response = await this.#client.kv.range(this.#firstCreated(lockPrefix(this.#prefix, key)), this.#callOptions);
     return response.kvs[0];
   }
 
@@ -128,7 +129,7 @@ export class LockKeyspace {
 
   /** Seconds left on a lease as etcd reports them (-1: expired or unknown). */
   async leaseTtlSeconds(leaseId: string): Promise<number> {
-    const response = await this.#client.leaseClient.leaseTimeToLive({ ID: leaseId }, this.#options());
+    const response = await this.#client.leaseClient.leaseTimeToLive({ ID: leaseId }, this.#callOptions);
     return Number(response.TTL);
   }
 
@@ -147,10 +148,6 @@ export class LockKeyspace {
   }
 
   #txn(request: Parameters<Etcd3["kv"]["txn"]>[0]): Promise<ITxnResponse> {
-    return this.#client.kv.txn(request, this.#options());
-  }
-
-  #options() {
-    return perAttemptDeadline(this.#timeoutMs);
+    return this.#client.kv.txn(request, this.#callOptions);
   }
 }

@@ -24,13 +24,18 @@ export class SessionLease {
 
   /** The slot of `ownerSecret` among this provider's member keys of `key`: its existing one, else the lowest free one. */
   claim(key: string, ownerSecret: string): number {
-    const owners = this.#slots.get(key) ?? new Map<string, number>();
-    this.#slots.set(key, owners);
+    let owners = this.#slots.get(key);
+    if (owners === undefined) {
+      owners = new Map<string, number>();
+      this.#slots.set(key, owners);
+    }
     const existing = owners.get(ownerSecret);
     if (existing !== undefined) return existing;
-    const taken = new Set(owners.values());
     let slot = 0;
-    while (taken.has(slot)) slot++;
+    if (owners.size > 0) {
+      const taken = new Set(owners.values());
+      while (taken.has(slot)) slot++;
+    }
     owners.set(ownerSecret, slot);
     return slot;
   }
