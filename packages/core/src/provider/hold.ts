@@ -13,7 +13,9 @@ export class Hold {
   openHandles = 0;
   #validUntil: number;
   #renewAt: number;
+  /** Armed only while someone may listen to `signal`; everything else checks the deadline when it reads the state. */
   #deadline: NodeJS.Timeout | undefined;
+  #ended = false;
   #controller: AbortController | undefined;
   #lostReason: LockLostError | undefined;
   readonly #onEnd: (hold: Hold) => void;
@@ -30,7 +32,6 @@ export class Hold {
     this.#onEnd = onEnd;
     this.#validUntil = init.validUntil;
     this.#renewAt = init.startedAt + init.ttlMs * RENEW_FRACTION;
-    this.#armDeadline();
   }
 
   /**
@@ -42,6 +43,7 @@ export class Hold {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#lostReason !== undefined) this.#controller.abort(this.#lostReason);
+      else if (!this.#ended) this.#armDeadline();
     }
     return this.#controller.signal;
   }
@@ -71,7 +73,7 @@ export class Hold {
     this.#renewAt = startedAt + ttlMs * RENEW_FRACTION;
     if (validUntil <= this.#validUntil) return;
     this.#validUntil = validUntil;
-    this.#armDeadline();
+    if (this.#controller !== undefined) this.#armDeadline();
   }
 
   /** Retry a failed renewal soon, but never later than the deadline allows. */
@@ -96,11 +98,12 @@ export class Hold {
   #end(): void {
     clearTimeout(this.#deadline);
     this.#deadline = undefined;
+    this.#ended = true;
     this.#onEnd(this);
   }
 
   #loseIfPastDeadline(): void {
-    if (this.#lostReason === undefined && this.#deadline !== undefined && monotonicNow() >= this.#validUntil) this.#expire();
+    if (this.#lostReason === undefined && !this.#ended && monotonicNow() >= this.#validUntil) this.#expire();
   }
 
   #expire(): void {
