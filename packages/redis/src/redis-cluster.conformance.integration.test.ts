@@ -9,7 +9,7 @@ afterAll(() => cluster.close());
 describeLockProvider({
   name: "redis (3-master cluster)",
   create: () => new RedisLockProvider({ url: cluster.url }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: true },
   workerUrl: cluster.url,
   faults: {
     pause: () => {

@@ -2,21 +2,24 @@ import {
   BackendUnavailableError,
   type DriverAcquireRequest,
   type DriverAcquireResult,
+  type DriverGranted,
   type DriverRenewal,
+  type DriverWait,
   type LockCapabilities,
   type LockDriver,
   type LockState,
-  type ReleaseWatch,
   redactCredentials,
 } from "@distlock/core";
 import type { Cluster, Redis } from "ioredis";
 import { keySlot } from "./keys/key-slot.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
 import type { RedisLockSettings } from "./options/redis-lock-provider-options.js";
-import { ACQUIRE_SCRIPT, FORCE_RELEASE_SCRIPT, INSPECT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
 import { withTimeout } from "./util/with-timeout.js";
 import { ReleaseSubscriber } from "./waiting/release-subscriber.js";
+import { type QueueAccess, waitInQueue } from "./waiting/wait-in-queue.js";
 
 /** What a `RedisLockDriver` runs on. */
 export interface RedisLockDriverConfig {
@@ -28,9 +31,9 @@ export interface RedisLockDriverConfig {
   readonly target: string;
 }
 
-const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: false, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 });
+const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 });
 
-/** The lock operations as atomic Lua scripts on one Redis, Sentinel-managed master or Cluster. */
+/** The lock operations as atomic Lua scripts on one Redis, Sentinel-managed master or Cluster, with a FIFO wait queue per key. */
 export class RedisLockDriver implements LockDriver {
   readonly backend = "redis";
   readonly capabilities = CAPABILITIES;
@@ -40,6 +43,7 @@ export class RedisLockDriver implements LockDriver {
   readonly #subscriber: ReleaseSubscriber;
   #lastConnectionError: string | undefined;
   #warnedAboutWait = false;
+  readonly #queue: QueueAccess;
 
   constructor(config: RedisLockDriverConfig) {
     this.#config = Object.freeze({ ...config });
@@ -51,28 +55,30 @@ export class RedisLockDriver implements LockDriver {
       bound: (operation, call) => this.#bound(operation, call),
       unsubscribeDelayMs: config.settings.unsubscribeDelayMs,
     });
-  }
-
-  async tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
-    const { key, ownerSecret, holder, ttlMs } = request;
-    const run = ACQUIRE_SCRIPT.run(this.#target, [this.layout.lockKey(key), this.layout.fenceKey(key)], [ownerSecret, holder, ttlMs]);
-    const releaseLateGrant = (reply: unknown) => {
-      if ((reply as unknown[])[0] === 1) void this.release(key, ownerSecret).catch(() => undefined);
+    this.#queue = {
+      attempt: (request, waiterId) => this.#attempt(request, waiterId),
+      leave: (request, waiterId) =>
+        this.#run("leave", LEAVE_QUEUE_SCRIPT, this.layout.queueScriptKeys(request.key), [
+          request.ownerSecret,
+          waiterId,
+          this.layout.releaseChannel(request.key),
+        ]),
+      listen: (key, listener) =>
+        this.#subscriber.listen(this.layout.releaseChannel(key), listener).catch((error: unknown) => {
+          throw this.#failure("subscribe", error);
+        }),
+      waiterLeaseMs: config.settings.waiterLeaseMs,
+      claimHandOffs: config.settings.waitForReplicas > 0,
     };
-    const reply = (await this.#bound("acquire", run, releaseLateGrant)) as [number, ...unknown[]];
-    if (reply[0] !== 1) {
-      const left = Number(reply[1]);
-      return { acquired: false, retryAfterMs: left >= 0 ? left : this.#config.settings.commandTimeoutMs };
-    }
-    const [, token, holdCount, leftMs] = reply;
-    if (holdCount === 1 && this.#config.settings.waitForReplicas > 0) await this.#awaitReplicas(key, ownerSecret);
-    return { acquired: true, fencingToken: BigInt(String(token)), holdCount: Number(holdCount), ttlMs: Number(leftMs) };
   }
 
-  watchReleases(key: string): Promise<ReleaseWatch> {
-    return this.#subscriber.watch(this.layout.releaseChannel(key)).catch((error: unknown) => {
-      throw this.#failure("subscribe", error);
-    });
+  tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    return this.#attempt(request, "");
+  }
+
+  /** Queues on the server and takes the lock when a release hands it over (FIFO across processes). */
+  acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
+    return waitInQueue(this.#queue, request, wait.signal);
   }
 
   async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
@@ -91,10 +97,10 @@ export class RedisLockDriver implements LockDriver {
   }
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-    const [held, holdCount] = (await this.#run("release", RELEASE_SCRIPT, [this.layout.lockKey(key)], [ownerSecret, this.layout.releaseChannel(key)])) as [
-      number,
-      number,
-    ];
+    const [held, holdCount] = (await this.#run("release", QUEUED_RELEASE_SCRIPT, this.layout.queueScriptKeys(key), [
+      ownerSecret,
+      this.layout.releaseChannel(key),
+    ])) as [number, number];
     return { held: held === 1, holdCount: Number(holdCount) };
   }
 
@@ -106,7 +112,7 @@ export class RedisLockDriver implements LockDriver {
   }
 
   async forceRelease(key: string): Promise<boolean> {
-    return (await this.#run("forceRelease", FORCE_RELEASE_SCRIPT, [this.layout.lockKey(key)], [this.layout.releaseChannel(key)])) === 1;
+    return (await this.#run("forceRelease", QUEUED_FORCE_RELEASE_SCRIPT, this.layout.queueScriptKeys(key), [this.layout.releaseChannel(key)])) === 1;
   }
 
   /** Disconnects at once (no QUIT round trip): the provider has already released its holds, and nothing may wait on a dead server. */
@@ -126,6 +132,27 @@ export class RedisLockDriver implements LockDriver {
     });
     const size = this.#config.settings.renewBatchSize;
     return [...bySlot.values()].flatMap((group) => Array.from({ length: Math.ceil(group.length / size) }, (_, i) => group.slice(i * size, (i + 1) * size)));
+  }
+
+  /**
+   * One queue-aware attempt; with a `waiterId` a refusal queues (or refreshes) that waiter. Reply codes: 1 granted,
+   * 2 a hand-off to this waiter claimed, 0 refused with the holder's remaining lease.
+   */
+  async #attempt(request: DriverAcquireRequest, waiterId: string): Promise<DriverAcquireResult> {
+    const { key, ownerSecret, holder, ttlMs } = request;
+    const args = [ownerSecret, holder, ttlMs, waiterId, this.#config.settings.waiterLeaseMs, this.layout.releaseChannel(key)];
+    const run = QUEUED_ACQUIRE_SCRIPT.run(this.#target, this.layout.queueScriptKeys(key), args);
+    const releaseLateGrant = (reply: unknown) => {
+      if ((reply as unknown[])[0] !== 0) void this.release(key, ownerSecret).catch(() => undefined);
+    };
+    const reply = (await this.#bound("acquire", run, releaseLateGrant)) as [number, ...unknown[]];
+    if (reply[0] === 0) {
+      const left = Number(reply[1]);
+      return { acquired: false, retryAfterMs: left >= 0 ? left : this.#config.settings.commandTimeoutMs };
+    }
+    const [, token, holdCount, leftMs] = reply;
+    if (holdCount === 1 && this.#config.settings.waitForReplicas > 0) await this.#awaitReplicas(key, ownerSecret);
+    return { acquired: true, fencingToken: BigInt(String(token)), holdCount: Number(holdCount), ttlMs: Number(leftMs) };
   }
 
   async #awaitReplicas(key: string, ownerSecret: string): Promise<void> {

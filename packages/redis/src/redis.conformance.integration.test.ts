@@ -9,7 +9,7 @@ afterAll(() => server.close());
 describeLockProvider({
   name: "redis (single server)",
   create: () => new RedisLockProvider({ url: server.url }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: true },
   workerUrl: server.url,
   faults: { pause: () => server.pause(), resume: () => server.resume() },
 });

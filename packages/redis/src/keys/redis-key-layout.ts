@@ -1,6 +1,6 @@
 /**
  * Names of everything one lock uses on the server. All share the hash tag `{<prefix>:<key>}`, so a
- * lock's hash, its fencing counter and its release channel live in one Redis Cluster slot.
+ * lock's hash, fencing counter, wait queue and release channel live in one Redis Cluster slot.
  */
 export class RedisKeyLayout {
   readonly prefix: string;
@@ -20,7 +20,23 @@ export class RedisKeyLayout {
     return `${this.#tag(key)}:fence`;
   }
 
-  /** Pub/sub channel on which releases of the key are announced. */
+  /** List of the ids of waiters queued for the key, in arrival order. */
+  queueKey(key: string): string {
+    return `${this.#tag(key)}:queue`;
+  }
+
+  /** Hash of each queued waiter's entry: its expiry, ttl, owner secret and holder label. */
+  waitersKey(key: string): string {
+    return `${this.#tag(key)}:waiters`;
+  }
+
+  /** The four keys of a queue-aware script: lock, fencing counter, queue, waiters. */
+  queueScriptKeys(key: string): [string, string, string, string] {
+    const tag = this.#tag(key);
+    return [`${tag}:lock`, `${tag}:fence`, `${tag}:queue`, `${tag}:waiters`];
+  }
+
+  /** Pub/sub channel on which releases and hand-offs of the key are announced. */
   releaseChannel(key: string): string {
     return `${this.#tag(key)}:released`;
   }

@@ -15,6 +15,11 @@ export interface RedisLockProviderOptions extends DriverLockProviderOptions {
   commandTimeoutMs?: number;
   /** How long a release channel stays subscribed after its last waiter left, saving SUBSCRIBE/UNSUBSCRIBE churn. @default 2000 */
   unsubscribeDelayMs?: number;
+  /**
+   * How long a waiter's entry in a key's server-side queue lives without a refresh (a waiter refreshes it every third of this,
+   * or every quarter of its ttl if shorter). A crashed waiter holds its place in line at most this long. @default 3000
+   */
+  waiterLeaseMs?: number;
   /** Most leases one renewal script call extends. @default 1000 */
   renewBatchSize?: number;
   /** Replicas that must acknowledge a fresh acquisition (`WAIT`); 0 turns it off. Not with Redis Cluster. @default 0 */
@@ -31,6 +36,7 @@ export const DEFAULT_REDIS_LOCK_OPTIONS: RedisLockSettings = Object.freeze({
   connectTimeoutMs: 5_000,
   commandTimeoutMs: 5_000,
   unsubscribeDelayMs: 2_000,
+  waiterLeaseMs: 3_000,
   renewBatchSize: 1_000,
   waitForReplicas: 0,
   waitForReplicasTimeoutMs: 1_000,

@@ -7,6 +7,7 @@ const CHECKS: Readonly<Record<keyof RedisLockSettings, SettingCheck>> = {
   connectTimeoutMs: numberSetting(1, MAX_DURATION_MS),
   commandTimeoutMs: numberSetting(1, MAX_DURATION_MS),
   unsubscribeDelayMs: numberSetting(0, MAX_DURATION_MS),
+  waiterLeaseMs: numberSetting(30, MAX_DURATION_MS),
   renewBatchSize: numberSetting(1, 100_000),
   waitForReplicas: numberSetting(0, 1_000),
   waitForReplicasTimeoutMs: numberSetting(1, MAX_DURATION_MS),

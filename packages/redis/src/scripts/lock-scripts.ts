@@ -1,28 +1,19 @@
+import { NEXT_TOKEN, NOW_US } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
- * Takes or re-enters a lock. KEYS: lock hash, fencing counter. ARGV: owner secret, holder label, ttl ms.
- * Returns {1, token, holdCount, ttlMs} when granted, {0, holder's remaining ttl ms} when refused.
- * The token is max(counter + 1, server clock in µs), so it keeps rising even if the counter was lost
- * (restart without persistence, failover to a lagging replica) as long as the server clock does not go back.
- * SET ... GET (Redis 6.2+) swaps the counter to the clock and reads the old value in one call; only when the
- * old value is not below the clock (clock went back, or two grants in one µs) is it set a second time.
+ * Takes or re-enters a lock, ignoring any wait queue (Redlock's per-node vote). KEYS: lock hash, fencing counter.
+ * ARGV: owner secret, holder label, ttl ms. Returns {1, token, holdCount, ttlMs} when granted, {0, holder's remaining ttl ms}
+ * when refused. Tokens come from `next_token` (see lua-functions.ts).
  */
 export const ACQUIRE_SCRIPT = new RedisScript(
   "distlock:acquire",
-  `
+  `${NOW_US}${NEXT_TOKEN}
 local hold = redis.call("HMGET", KEYS[1], "owner", "token")
 local owner = hold[1]
 local ttl = tonumber(ARGV[3])
 if not owner then
-  local now = redis.call("TIME")
-  local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])
-  local token = string.format("%.0f", clock)
-  local last = tonumber(redis.call("SET", KEYS[2], token, "GET") or "0")
-  if last >= clock then
-    token = string.format("%.0f", last + 1)
-    redis.call("SET", KEYS[2], token)
-  end
+  local token = next_token(KEYS[2], now_us())
   redis.call("HSET", KEYS[1], "owner", ARGV[1], "holder", ARGV[2], "count", 1, "token", token)
   redis.call("PEXPIRE", KEYS[1], ttl)
   return {1, token, 1, ttl}

@@ -2,8 +2,11 @@ import type { ReleaseWatch } from "@distlock/core";
 import type { Cluster, Redis } from "ioredis";
 import { ReleaseLatch } from "./release-latch.js";
 
+/** Sees each message published on a channel; `null` when the connection came back and messages may have been missed. */
+export type ChannelListener = (message: string | null) => void;
+
 interface Channel {
-  readonly latches: Set<ReleaseLatch>;
+  readonly listeners: Set<ChannelListener>;
   /** Settles once SUBSCRIBE was acknowledged. */
   readonly subscribed: Promise<void>;
   idleTimer: NodeJS.Timeout | undefined;
@@ -35,19 +38,28 @@ export class ReleaseSubscriber {
 
   /** Subscribes to `channel` (or joins the subscription) and resolves once releases will be seen. */
   async watch(channel: string): Promise<ReleaseWatch> {
+    let stop: () => void = () => undefined;
+    const latch = new ReleaseLatch(() => stop());
+    stop = await this.listen(channel, () => latch.notify());
+    return latch;
+  }
+
+  /** Passes every message of `channel` to `listener` from the moment this resolves; returns the (idempotent) unsubscribe. */
+  async listen(channel: string, listener: ChannelListener): Promise<() => void> {
     if (this.#closed) throw new Error("the release subscriber is closed");
     const entry = this.#channels.get(channel) ?? this.#subscribe(channel);
     clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
-    const latch = new ReleaseLatch((closed) => this.#leave(channel, entry, closed));
-    entry.latches.add(latch);
+    const own = (message: string | null) => listener(message);
+    entry.listeners.add(own);
+    const stop = () => this.#leave(channel, entry, own);
     try {
       await entry.subscribed;
     } catch (error) {
-      latch.close();
+      stop();
       throw error;
     }
-    return latch;
+    return stop;
   }
 
   /** Number of channels currently subscribed (or being subscribed). */
@@ -58,24 +70,25 @@ export class ReleaseSubscriber {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const entry of this.#channels.values()) {
+    const listeners = [...this.#channels.values()].flatMap((entry) => {
       clearTimeout(entry.idleTimer);
-      for (const latch of entry.latches) latch.close();
-    }
+      return [...entry.listeners];
+    });
     this.#channels.clear();
+    for (const listener of listeners) listener(null);
     this.#connection?.disconnect();
     this.#connection = undefined;
   }
 
   /** After a reconnect, releases published while the connection was down are unknown: let every waiter retry once. */
   #notifyAll(): void {
-    for (const entry of this.#channels.values()) for (const latch of entry.latches) latch.notify();
+    for (const entry of this.#channels.values()) for (const listener of [...entry.listeners]) listener(null);
   }
 
   #subscribe(channel: string): Channel {
     const connection = this.#connect();
     const subscribed = this.#config.bound("subscribe", connection.subscribe(channel)).then(() => undefined);
-    const entry: Channel = { latches: new Set(), subscribed, idleTimer: undefined };
+    const entry: Channel = { listeners: new Set(), subscribed, idleTimer: undefined };
     this.#channels.set(channel, entry);
     subscribed.catch(() => {
       if (this.#channels.get(channel) === entry) this.#channels.delete(channel);
@@ -83,11 +96,10 @@ export class ReleaseSubscriber {
     return entry;
   }
 
-  #leave(channel: string, entry: Channel, latch: ReleaseLatch): void {
-    entry.latches.delete(latch);
-    if (entry.latches.size > 0 || this.#channels.get(channel) !== entry) return;
+  #leave(channel: string, entry: Channel, listener: ChannelListener): void {
+    if (!entry.listeners.delete(listener) || entry.listeners.size > 0 || this.#channels.get(channel) !== entry) return;
     const drop = () => {
-      if (this.#channels.get(channel) !== entry || entry.latches.size > 0) return;
+      if (this.#channels.get(channel) !== entry || entry.listeners.size > 0) return;
       this.#channels.delete(channel);
       this.#connection?.unsubscribe(channel).catch(() => undefined);
     };
@@ -102,8 +114,8 @@ export class ReleaseSubscriber {
   #connect(): Redis | Cluster {
     if (this.#connection !== undefined) return this.#connection;
     const connection = this.#config.connect();
-    connection.on("message", (channel: string) => {
-      for (const latch of this.#channels.get(channel)?.latches ?? []) latch.notify();
+    connection.on("message", (channel: string, message: string) => {
+      for (const listener of [...(this.#channels.get(channel)?.listeners ?? [])]) listener(message);
     });
     let connectedBefore = false;
     connection.on("ready", () => {

@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import { LockError, LockErrorCode, monotonicNow, newOwnerSecret } from "@distlock/core";
+import { startRedis } from "@distlock/test-servers";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
+import { RedisLockProvider } from "./redis-lock-provider.js";
+import { QUEUED_ACQUIRE_SCRIPT } from "./scripts/queue-scripts.js";
+
+const server = await startRedis();
+afterAll(() => server.close());
+
+const providers: RedisLockProvider[] = [];
+afterEach(async () => {
+  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
+});
+
+function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockProvider {
+  const created = new RedisLockProvider({ url: server.url, ...options });
+  providers.push(created);
+  return created;
+}
+
+const key = (label: string) => `queue:${label}:${randomUUID()}`;
+const tag = (k: string) => `{distlock:${k}}`;
+const elapse = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How often the server ran EVALSHA/EVAL so far (INFO commandstats). */
+async function scriptCalls(): Promise<number> {
+  const info = String(await server.command("INFO", "commandstats"));
+  const count = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+  return count("evalsha") + count("eval");
+}
+
+/** Queues a waiter that will never refresh or claim anything, as a crashed process leaves behind. */
+async function queueGhostWaiter(k: string, waiterLeaseMs: number, ttlMs: number): Promise<void> {
+  const keys = [`${tag(k)}:lock`, `${tag(k)}:fence`, `${tag(k)}:queue`, `${tag(k)}:waiters`];
+  const args = [newOwnerSecret(), "ghost", String(ttlMs), "ghost-waiter", String(waiterLeaseMs), `${tag(k)}:released`];
+  await server.command("EVAL", QUEUED_ACQUIRE_SCRIPT.lua, "4", ...keys, ...args);
+}
+
+describe("redis wait queue", () => {
+  it("a holder that releases and loops straight back cannot overtake a queued waiter from another process", async () => {
+    const [looper, waiterSide] = [provider(), provider()];
+    const k = key("no-barging");
+    const first = await looper.acquire(k, { ttlMs: 30_000 });
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    await first.release();
+    expect(await looper.tryAcquire(k, { ttlMs: 30_000 })).toBeNull();
+    const won = await waiting;
+    expect(won.holdCount).toBe(1);
+    expect(won.fencingToken as bigint).toBeGreaterThan(first.fencingToken as bigint);
+    await won.release();
+  });
+
+  it("a release hands the key to the queued waiter with no further request from the waiter", async () => {
+    const [holderSide, waiterSide] = [provider(), provider()];
+    const k = key("zero-round-trip");
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    const before = await scriptCalls();
+    await held.release();
+    const lock = await waiting;
+    expect((await scriptCalls()) - before).toBe(1);
+    expect((await waiterSide.inspect(k))?.fencingToken).toBe(lock.fencingToken);
+    await lock.release();
+    expect(await waiterSide.inspect(k)).toBeNull();
+  });
+
+  it("a waiter that times out leaves the queue, and the next release skips it", async () => {
+    const [holderSide, quitter, stayer] = [provider(), provider(), provider()];
+    const k = key("timeout-leaves");
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    const timedOut = quitter.acquire(k, { ttlMs: 30_000, waitMs: 150 }).catch((e: unknown) => e);
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    const waiting = stayer.acquire(k, { ttlMs: 30_000 });
+    expect(LockError.is(await timedOut, LockErrorCode.LockTimeout)).toBe(true);
+    await expect.poll(() => server.command("HLEN", `${tag(k)}:waiters`)).toBe(1);
+    await held.release();
+    const lock = await waiting;
+    expect((await stayer.inspect(k))?.fencingToken).toBe(lock.fencingToken);
+  });
+
+  it("a crashed waiter's expired entry is skipped: the live waiter behind it gets the key at once", async () => {
+    const [holderSide, waiterSide] = [provider(), provider()];
+    const k = key("ghost-expired");
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    await queueGhostWaiter(k, 100, 30_000);
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(2);
+    await elapse(150);
+    const releasedAt = monotonicNow();
+    await held.release();
+    await waiting;
+    expect(monotonicNow() - releasedAt).toBeLessThan(500);
+  });
+
+  it("a lock handed to a waiter that crashed before claiming it frees itself after that waiter's ttl", async () => {
+    const [holderSide, waiterSide] = [provider(), provider()];
+    const k = key("ghost-live");
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    await queueGhostWaiter(k, 30_000, 400);
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(2);
+    const releasedAt = monotonicNow();
+    await held.release();
+    expect((await waiterSide.inspect(k))?.holder).toBe("ghost");
+    await waiting;
+    expect(monotonicNow() - releasedAt).toBeGreaterThanOrEqual(350);
+    expect(monotonicNow() - releasedAt).toBeLessThan(2_000);
+  });
+
+  it("waiters queued behind a holder whose lease ends unreleased get the key in order within a fraction of their ttl", async () => {
+    const crashed = provider();
+    const k = key("expired-holder");
+    await crashed.acquire(k, { ttlMs: 300, autoRenew: false });
+    const order: number[] = [];
+    const waiters = [provider(), provider(), provider()].map(async (side, index) => {
+      await elapse(index * 30);
+      const lock = await side.acquire(k, { ttlMs: 2_000 });
+      order.push(index);
+      await lock.release();
+    });
+    const started = monotonicNow();
+    await Promise.all(waiters);
+    expect(order).toEqual([0, 1, 2]);
+    expect(monotonicNow() - started).toBeLessThan(1_500);
+  });
+
+  it("a waiter keeps its place by refreshing it well within waiterLeaseMs", async () => {
+    const [holderSide, waiterSide] = [provider(), provider({ waiterLeaseMs: 90 })];
+    const k = key("refresh");
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await elapse(400);
+    expect(await server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    await held.release();
+    await waiting;
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Lua functions shared by several scripts, pasted in front of a script's body (a script cannot call another).
+ * Each script that uses them reads the server clock once: `now_us()`.
+ */
+
+/** Server time in µs (TIME), exact below 2^53. */
+export const NOW_US = `
+local function now_us()
+  local now = redis.call("TIME")
+  return tonumber(now[1]) * 1000000 + tonumber(now[2])
+end
+`;
+
+/**
+ * The next fencing token of a key: max(counter + 1, server clock in µs), kept in the never-expiring
+ * counter `fence`, so it rises even if the counter was lost as long as the clock does not go back.
+ * SET … GET (Redis 6.2+) swaps the counter to the clock and reads the old value in one call.
+ */
+export const NEXT_TOKEN = `
+local function next_token(fence, clock)
+  local token = string.format("%.0f", clock)
+  local last = tonumber(redis.call("SET", fence, token, "GET") or "0")
+  if last >= clock then
+    token = string.format("%.0f", last + 1)
+    redis.call("SET", fence, token)
+  end
+  return token
+end
+`;
+
+/**
+ * The wait queue of a key: a list of waiter ids in arrival order, and a hash id → "<expires ms> <ttl ms> <owner secret> <holder>".
+ * `hand_off` gives a free lock to the first waiter whose entry has not expired (skipping and dropping dead ones), marks the
+ * hold with that waiter's id (so its next attempt claims it instead of re-entering) and publishes "<id> <token> <ttl>".
+ * Returns the id it handed to, or false when no live waiter is left.
+ */
+export const HAND_OFF = `
+${NEXT_TOKEN}
+local function hand_off(lock, fence, queue, waiters, channel, clock)
+  local now_ms = math.floor(clock / 1000)
+  for _ = 1, 1000 do
+    local id = redis.call("LPOP", queue)
+    if not id then return false end
+    local entry = redis.call("HGET", waiters, id)
+    if entry then
+      redis.call("HDEL", waiters, id)
+      local expires, ttl, secret, holder = string.match(entry, "^(%d+) (%d+) (%S+) (.*)$")
+      if tonumber(expires) > now_ms then
+        local token = next_token(fence, clock)
+        redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id)
+        redis.call("PEXPIRE", lock, ttl)
+        redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl)
+        return id
+      end
+    end
+  end
+  return false
+end
+`;

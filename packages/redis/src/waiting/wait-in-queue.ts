@@ -1,0 +1,69 @@
+import { randomBytes } from "node:crypto";
+import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, monotonicNow } from "@distlock/core";
+import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
+import type { ChannelListener } from "./release-subscriber.js";
+
+/** What a queued wait needs from the driver. */
+export interface QueueAccess {
+  /** One queue-aware attempt that queues (or refreshes) `waiterId` when refused. */
+  attempt(request: DriverAcquireRequest, waiterId: string): Promise<DriverAcquireResult>;
+  /** Drops the waiter's entry and gives back a lock handed to it; best effort. */
+  leave(request: DriverAcquireRequest, waiterId: string): Promise<unknown>;
+  /** Hears the key's release channel from the moment this resolves. */
+  listen(key: string, listener: ChannelListener): Promise<() => void>;
+  /** How long a queue entry lives on the server without a refresh. */
+  readonly waiterLeaseMs: number;
+  /** Take hand-offs only through an attempt (e.g. so that it can wait for replicas), not from the message alone. */
+  readonly claimHandOffs: boolean;
+}
+
+/**
+ * Waits in the key's server-side queue until a release hands the lock over (FIFO, no polling).
+ * The entry is refreshed well before it expires and whenever the holder's lease may have ended unreleased;
+ * a hand-off announced on the channel is taken without another round trip. On any failure or abort the
+ * waiter leaves the queue (giving back a lock that reached it too late; bounded by the command timeout) and then rejects.
+ */
+export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
+  const waiterId = randomBytes(12).toString("base64url");
+  let handOff: HandOffMessage | undefined;
+  let wake: (() => void) | undefined;
+  const stopListening = await queue.listen(request.key, (message) => {
+    const parsed = message === null ? undefined : parseHandOffMessage(message);
+    if (message !== null && parsed?.waiterId !== waiterId) return;
+    if (parsed !== undefined && !queue.claimHandOffs) handOff = parsed;
+    wake?.();
+  });
+  const refreshMs = Math.max(1, Math.min(queue.waiterLeaseMs / 3, request.ttlMs / 4));
+  try {
+    for (;;) {
+      signal.throwIfAborted();
+      const sentAt = monotonicNow();
+      const result = await queue.attempt(request, waiterId);
+      if (result.acquired) return { ...result, grantedAt: sentAt };
+      // This attempt ran before any hand-off to this waiter, so a hand-off's lease started after `sentAt`.
+      if (handOff === undefined) await pause(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal, (resume) => (wake = resume));
+      wake = undefined;
+      if (handOff !== undefined) return { acquired: true, fencingToken: handOff.fencingToken, holdCount: 1, ttlMs: handOff.ttlMs, grantedAt: sentAt };
+    }
+  } catch (error) {
+    // Awaited, so that a release arriving after the rejection cannot hand the lock to this waiter.
+    await queue.leave(request, waiterId).catch(() => undefined);
+    throw error;
+  } finally {
+    stopListening();
+  }
+}
+
+/** Resolves after `ms`, on abort, or when the function given to `onResume` is called. */
+function pause(ms: number, signal: AbortSignal, onResume: (resume: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    onResume(done);
+  });
+}
