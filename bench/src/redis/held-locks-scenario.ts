@@ -1,4 +1,5 @@
-import type { BenchRow, BenchTable, LockSubject, Release } from "../harness/index.js";
+import type { BenchRow, BenchTable, Release } from "../harness/index.js";
+import type { RedisLockSubject } from "./lock-subjects.js";
 import { ServerCounters } from "./server-counters.js";
 
 const LOCKS = 10_000;
@@ -7,7 +8,7 @@ const CONCURRENCY = 200;
 const WINDOW_MS = 6_000;
 
 /** 10,000 locks held with auto-renew (renewing at ttl/3): what keeping them costs the server and the process. */
-export async function heldLocksScenario(url: string, subjects: readonly LockSubject[], baseline: string): Promise<BenchTable> {
+export async function heldLocksScenario(url: string, subjects: readonly RedisLockSubject[], baseline: string): Promise<BenchTable> {
   const counters = new ServerCounters(url);
   const rows: BenchRow[] = [];
   for (const subject of subjects) {
@@ -19,16 +20,22 @@ export async function heldLocksScenario(url: string, subjects: readonly LockSubj
       const batch = Array.from({ length: Math.min(CONCURRENCY, LOCKS - next) }, (_, i) => open.acquire(`bench:held:${subject.id}:${next + i}`, TTL_MS));
       releases.push(...(await Promise.all(batch)));
     }
-    const before = await counters.total();
+    const before = await counters.read(subject);
     await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
-    const commands = (await counters.total()) - before - 1;
+    const after = await counters.read(subject);
+    const commands = (after["server cmds"] ?? 0) - (before["server cmds"] ?? 0) - counters.readingCost["server cmds"];
+    const requests = (after.requests ?? 0) - (before.requests ?? 0) - counters.readingCost.requests;
     const rss = process.memoryUsage().rss - rssBefore;
     for (let next = 0; next < releases.length; next += CONCURRENCY) await Promise.all(releases.slice(next, next + CONCURRENCY).map((release) => release()));
     await open.close();
     rows.push({
       scenario: `${LOCKS.toLocaleString("en-US")} held, ttl ${TTL_MS} ms`,
       subject: subject.name,
-      metrics: { "server cmds/s renewing": commands / (WINDOW_MS / 1000), "RSS MB (delta)": rss / 2 ** 20 },
+      metrics: {
+        "requests/s renewing": requests / (WINDOW_MS / 1000),
+        "server cmds/s renewing": commands / (WINDOW_MS / 1000),
+        "RSS MB (delta)": rss / 2 ** 20,
+      },
     });
   }
   await counters.close();
@@ -38,6 +45,8 @@ export async function heldLocksScenario(url: string, subjects: readonly LockSubj
     rows,
     baseline,
     ratioOf: "server cmds/s renewing",
-    notes: ["- server cmds/s counts every command the server ran (script-internal calls included), from INFO stats."],
+    notes: [
+      "- requests/s counts the commands the subject's clients sent (INFO commandstats); server cmds/s counts every command the server ran, script-internal calls included (INFO stats).",
+    ],
   };
 }
