@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import type { BenchTable } from "./bench-row.js";
+import { evaluateTarget } from "./bench-target.js";
+
+const tables: BenchTable[] = [
+  {
+    id: "u",
+    title: "uncontended",
+    baseline: "floor",
+    ratioOf: "ops/s",
+    rows: [
+      { scenario: "s", subject: "ours", metrics: { "ops/s": 900, "p50 ms": 2 } },
+      { scenario: "s", subject: "floor", metrics: { "ops/s": 1_000 } },
+      { scenario: "s", subject: "peer", metrics: { "ops/s": 800, "p50 ms": Number.NaN } },
+    ],
+  },
+  { id: "w64", title: "w64", baseline: "ours", ratioOf: "cmds", rows: [{ scenario: "s", subject: "ours", metrics: { cmds: 5 } }] },
+  { id: "w4", title: "w4", baseline: "ours", ratioOf: "cmds", rows: [{ scenario: "s", subject: "ours", metrics: { cmds: 4 } }] },
+];
+const ours = (table: string, metric: string) => ({ table, subject: "ours", metric });
+
+describe("evaluateTarget", () => {
+  it("checks a ratio against another subject of the same table", () => {
+    const outcome = evaluateTarget({ claim: "≥ 0.9× floor", value: ours("u", "ops/s"), versus: { subjects: ["floor"] }, min: 0.9 }, tables);
+    expect(outcome).toEqual({ claim: "≥ 0.9× floor", met: true, measured: "0.90× (vs floor)" });
+    expect(evaluateTarget({ claim: "≥ 1× floor", value: ours("u", "ops/s"), versus: { subjects: ["floor"] }, min: 1 }, tables).met).toBe(false);
+  });
+
+  it("needs every measurable peer ratio within bounds and skips a peer with no number", () => {
+    const target = { claim: "p50 ≤ ½ peers", value: ours("u", "p50 ms"), versus: { subjects: ["peer", "floor"] }, max: 0.5 };
+    expect(evaluateTarget(target, tables).met).toBeUndefined();
+    expect(evaluateTarget({ ...target, value: ours("u", "ops/s"), max: 1.2 }, tables).met).toBe(true);
+    expect(evaluateTarget({ ...target, value: ours("u", "ops/s"), max: 1 }, tables).met).toBe(false);
+  });
+
+  it("compares the same subject across tables (flatness) and a plain value against bounds", () => {
+    const flat = evaluateTarget({ claim: "flat", value: ours("w64", "cmds"), versus: { table: "w4" }, min: 0.75, max: 1.25 }, tables);
+    expect(flat).toEqual({ claim: "flat", met: true, measured: "1.25× (vs ours, w4)" });
+    expect(evaluateTarget({ claim: "≤ 4", value: ours("w64", "cmds"), max: 4 }, tables)).toEqual({ claim: "≤ 4", met: false, measured: "5" });
+    expect(evaluateTarget({ claim: "missing", value: ours("nope", "cmds"), max: 4 }, tables).met).toBeUndefined();
+  });
+});
