@@ -23,7 +23,7 @@ export const DISTLOCK_PREPARED = distlock(
 export const DISTLOCK_POLLING = distlock(
   "polling",
   "distlock (polling)",
-  "SqlLockProvider with listen: false (jittered backoff 5 ms doubling to 500 ms, bounded by the lease)",
+  "SqlLockProvider with listen: false (waiters keep a place in the server-side line; the first polls every 5–25 ms, the rest every ≤ 250 ms)",
   { listen: false },
 );
 

@@ -35,7 +35,7 @@ export const SQL_SCENARIOS: ScenarioGroup = {
           workerCounts: [4, 16, 64],
           ratioOf: "hand-off p50 ms",
           baseline: DISTLOCK_POLLING.name,
-          notes: ["- the releasing worker loops straight back into acquire and usually wins, so polling's few hand-offs are the lucky ones"],
+          notes: ["- a free key goes to the first live waiter in the server-side line, so a releasing worker that loops back queues behind the others"],
         })),
       );
       tables.push(await sqlParkedHandOffScenario(target, [DISTLOCK_POLLING, DISTLOCK_NOTIFY], DISTLOCK_POLLING.name));
@@ -59,7 +59,9 @@ export const SQL_SCENARIOS: ScenarioGroup = {
         ],
         baseline: DISTLOCK_SQLITE.name,
         ratioOf: "acq/s",
-        notes: ["- rows 1–2: one key per process (throughput of the shared file); row 3: the same 4 processes on one shared key (polling)"],
+        notes: [
+          "- rows 1–2: one key per process (throughput of the shared file); row 3: the same 4 processes on one shared key (polling, every hand-off goes to the first waiter in line)",
+        ],
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ afterAll(async () => {
 describeLockProvider({
   name: "postgres (LISTEN/NOTIFY)",
   create: () => new SqlLockProvider({ url: server.url }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: true },
   workerUrl: server.url,
   crossProcess: true,
   faults: { pause: () => server.pause(), resume: () => server.resume() },
@@ -26,7 +26,7 @@ describeLockProvider({
 describeLockProvider({
   name: "postgres (polling)",
   create: () => new SqlLockProvider({ url: server.url, listen: false }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: true },
   ttlMs: 1000,
   marginMs: 1000,
 });
@@ -34,7 +34,7 @@ describeLockProvider({
 describeLockProvider({
   name: "postgres (prepared statements, caller's pool)",
   create: () => new SqlLockProvider({ pgPool: pool, preparedStatements: true, purgeIntervalMs: 0 }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: true },
   faults: { pause: () => server.pause(), resume: () => server.resume() },
   ttlMs: 1000,
   marginMs: 1000,

@@ -10,17 +10,18 @@ import {
   LockError,
   type LockState,
   ProviderClosedError,
-  type ReleaseWatch,
   redactCredentials,
 } from "@distlock/core";
 import type { SqlConnection } from "./connect/sql-connection.js";
 import { runLockTableMigrations } from "./migrations/migrate-lock-table.js";
 import type { ResolvedSqlOptions } from "./options/resolve-sql-options.js";
 import { PgReleaseListener } from "./postgres/pg-release-listener.js";
+import { releaseChannel, waiterTag } from "./postgres/postgres-lock-functions.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
 import type { LockStatements } from "./statements/lock-statements.js";
 import { MYSQL_FLAVOR } from "./statements/mysql-flavor.js";
 import { MysqlLockStatements } from "./statements/mysql-lock-statements.js";
+import { POSTGRES_FLAVOR } from "./statements/postgres-flavor.js";
 import { PostgresLockStatements } from "./statements/postgres-lock-statements.js";
 import { ReturningLockStatements } from "./statements/returning-lock-statements.js";
 import { SQLITE_FLAVOR } from "./statements/sqlite-flavor.js";
@@ -33,9 +34,9 @@ const MIN_TTL_MS = 100;
 /** The SQL backend's driver: one statement per operation on the lock table, expiry on the database's clock. */
 export class SqlLockDriver implements LockDriver {
   readonly backend: SqlDialectName;
-  readonly capabilities: LockCapabilities;
-  readonly watchReleases?: (key: string) => Promise<ReleaseWatch>;
-  readonly acquire?: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
+  /** Waiters keep a place in a server-side line, so every dialect grants in the order waiters joined it. */
+  readonly capabilities: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+  readonly acquire: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
   readonly #connection: SqlConnection;
   readonly #options: ResolvedSqlOptions;
   readonly #statements: LockStatements;
@@ -48,28 +49,21 @@ export class SqlLockDriver implements LockDriver {
     this.backend = options.source.dialect;
     this.#connection = connection;
     this.#options = options;
-    const channel = `distlock_${options.table}`;
-    this.#statements = statementsFor(this.backend, options.table, channel);
-    // The polling dialects grant in the order waiters joined the server-side line; PostgreSQL's notified waiters race.
-    const fifo = this.#statements.queue !== undefined;
-    this.capabilities = Object.freeze({ fencing: true, fifo, serverClock: true, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+    this.#statements = statementsFor(this.backend, options.table);
     if (connection.openListenClient !== undefined) {
-      const listener = new PgReleaseListener(connection.openListenClient, channel);
-      this.#listener = listener;
-      this.watchReleases = (key) => listener.watch(key);
+      this.#listener = new PgReleaseListener(connection.openListenClient, releaseChannel(options.table));
     }
-    const queue = this.#statements.queue;
-    if (queue !== undefined) {
-      const db = () => this.#connection.db;
-      const line: LineOperations = {
-        keepPlace: ({ key, ownerSecret }) => this.#run("acquire", () => queue.keepPlace(db(), key, ownerSecret)),
-        tryAcquire: (request) => this.tryAcquire(request),
-        ahead: ({ key, ownerSecret }) => this.#run("acquire", () => queue.ahead(db(), key, ownerSecret)),
-        leave: ({ key, ownerSecret }) => this.#run("acquire", () => queue.leave(db(), key, ownerSecret)),
-        release: ({ key, ownerSecret }) => this.release(key, ownerSecret),
-      };
-      this.acquire = (request, wait) => waitInLine(line, request, wait.signal);
-    }
+    const { queue } = this.#statements;
+    const db = () => this.#connection.db;
+    const listener = this.#listener;
+    const line: LineOperations = {
+      watch: listener === undefined ? undefined : ({ key, ownerSecret }) => listener.watch(key, waiterTag(ownerSecret)),
+      attempt: (request) => this.#run("acquire", () => this.#statements.attemptInLine(db(), request)),
+      ahead: ({ key, ownerSecret }) => this.#run("acquire", () => queue.ahead(db(), key, ownerSecret)),
+      leave: ({ key, ownerSecret }) => this.#run("acquire", () => queue.leave(db(), key, ownerSecret)),
+      release: ({ key, ownerSecret }) => this.release(key, ownerSecret),
+    };
+    this.acquire = (request, wait) => waitInLine(line, request, wait.signal);
     if (options.purgeIntervalMs > 0) {
       this.#purgeTimer = setInterval(() => void this.purgeIdle().catch(() => undefined), options.purgeIntervalMs);
       this.#purgeTimer.unref();
@@ -145,10 +139,10 @@ export class SqlLockDriver implements LockDriver {
   }
 }
 
-/** PostgreSQL wakes its waiters with NOTIFY; MySQL and SQLite poll, so their waiters keep a place in a server-side line. */
-function statementsFor(dialect: SqlDialectName, table: string, channel: string): LockStatements {
+/** The dialect's statements, each with the table's line of waiters. */
+function statementsFor(dialect: SqlDialectName, table: string): LockStatements {
   if (dialect === "mysql") return new MysqlLockStatements(table, new WaiterQueue(table, MYSQL_FLAVOR, WAITER_CLAIM_MS));
-  if (dialect === "postgres") return new PostgresLockStatements(table, channel);
+  if (dialect === "postgres") return new PostgresLockStatements(table, new WaiterQueue(table, POSTGRES_FLAVOR, WAITER_CLAIM_MS));
   return new ReturningLockStatements(table, SQLITE_FLAVOR, new WaiterQueue(table, SQLITE_FLAVOR, WAITER_CLAIM_MS));
 }
 

@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Lock, LockError, LockErrorCode, monotonicNow } from "@distlock/core";
-import { startMariadb } from "@distlock/test-servers";
+import { startMariadb, startPostgres } from "@distlock/test-servers";
 import BetterSqlite3 from "better-sqlite3";
 import { createConnection } from "mysql2/promise";
+import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { rejectionOf } from "../test/settle.js";
 import { SqlLockProvider } from "./sql-lock-provider.js";
@@ -15,9 +16,9 @@ import { WAITER_CLAIM_MS } from "./waiting/wait-in-line.js";
 
 const WORKER = fileURLToPath(new URL("../test/waiting-worker.mjs", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "distlock-line-"));
-const mariadb = await startMariadb();
+const [mariadb, postgres] = await Promise.all([startMariadb(), startPostgres()]);
 afterAll(async () => {
-  await mariadb.close();
+  await Promise.all([mariadb.close(), postgres.close()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -48,6 +49,19 @@ const TARGETS: Record<string, Target> = {
         return Number((rows as { n: number }[])[0]?.n);
       } finally {
         await connection.end();
+      }
+    },
+  },
+  postgres: {
+    url: postgres.url,
+    async places(key) {
+      const client = new pg.Client({ connectionString: postgres.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: string }>("select count(*) as n from distlock_locks_waiter where lock_key = $1", [key]);
+        return Number(rows[0]?.n);
+      } finally {
+        await client.end();
       }
     },
   },

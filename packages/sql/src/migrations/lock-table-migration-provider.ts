@@ -1,4 +1,5 @@
 import { type Migration, type MigrationProvider, sql } from "kysely";
+import { createPostgresLockFunctions } from "../postgres/postgres-lock-functions.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 import { waiterTableName } from "../statements/waiter-queue.js";
@@ -22,24 +23,29 @@ const COLUMN_TYPES: Readonly<Record<SqlDialectName, ColumnTypes>> = Object.freez
 });
 
 const CREATE_LOCK_TABLE = "0001_create_lock_table";
+const CREATE_WAITER_TABLE = "0002_create_waiter_table";
 
 /** Name of the newest migration; a table that recorded it needs no migration run. */
-export const LATEST_LOCK_TABLE_MIGRATION = "0002_create_waiter_table";
+export const LATEST_LOCK_TABLE_MIGRATION = "0003_create_postgres_functions";
 
 /** The lock table's migrations, in order; each table keeps its own migration history. */
 export class LockTableMigrationProvider implements MigrationProvider {
   readonly #table: string;
   readonly #types: ColumnTypes;
+  readonly #dialect: SqlDialectName;
 
   constructor(table: string, dialect: SqlDialectName) {
     this.#table = table;
+    this.#dialect = dialect;
     this.#types = COLUMN_TYPES[dialect];
   }
 
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
       [CREATE_LOCK_TABLE]: { up: (db) => this.#createLockTable(db) },
-      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#createWaiterTable(db) },
+      [CREATE_WAITER_TABLE]: { up: (db) => this.#createWaiterTable(db) },
+      // PostgreSQL only; recorded on every dialect so all tables share one history.
+      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => (this.#dialect === "postgres" ? createPostgresLockFunctions(db, this.#table) : Promise.resolve()) },
     };
   }
 

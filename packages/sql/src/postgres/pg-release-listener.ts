@@ -5,12 +5,16 @@ import type { ListenClient } from "../connect/sql-connection.js";
 const CONNECT_GRACE_MS = 1_000;
 
 interface KeyWatch {
+  /** Whose turn this watch waits for (see `waiterTag`). */
+  readonly tag: string;
   seen: boolean;
   wake: (() => void) | undefined;
 }
 
 /**
- * One LISTEN connection per provider, fanned out to per-key watches. A notification is latched until the
+ * One LISTEN connection per provider, fanned out to per-key watches. A notification's payload is
+ * `<tag>:<key>`: a release names the waiter whose turn it is by its tag, so only that watch wakes; an empty tag
+ * (forceRelease) wakes every watch of the key. A notification is latched until the
  * watch's next `next()`, so a release between a failed attempt and the wait is not lost. While the
  * connection is down every watch is woken and waits at most `MAX_POLL_INTERVAL_MS`, and a reconnect
  * wakes them all again for the releases they may have missed.
@@ -29,9 +33,9 @@ export class PgReleaseListener {
     this.#channel = channel;
   }
 
-  /** Subscribes to releases of `key`; resolves once LISTEN is in place (or after a short grace if it cannot be). */
-  async watch(key: string): Promise<ReleaseWatch> {
-    const state: KeyWatch = { seen: false, wake: undefined };
+  /** Subscribes to releases of `key` that are `tag`'s turn; resolves once LISTEN is in place (or after a short grace if it cannot be). */
+  async watch(key: string, tag: string): Promise<ReleaseWatch> {
+    const state: KeyWatch = { tag, seen: false, wake: undefined };
     const watches = this.#watches.get(key) ?? new Set();
     this.#watches.set(key, watches);
     watches.add(state);
@@ -86,7 +90,7 @@ export class PgReleaseListener {
       client.on("error", lost);
       client.on("end", lost);
       client.on("notification", (message) => {
-        if (message.channel === this.#channel && message.payload !== undefined) this.#wake(this.#watches.get(message.payload));
+        if (message.channel === this.#channel && message.payload !== undefined) this.#announced(message.payload);
       });
       await client.query(`LISTEN "${this.#channel}"`);
       if (this.#closed) return this.#drop(listening);
@@ -103,6 +107,13 @@ export class PgReleaseListener {
     if (this.#client === listening) this.#client = undefined;
     listening.release(true);
     this.#wake(this.#everyWatch());
+  }
+
+  #announced(payload: string): void {
+    const separator = payload.indexOf(":");
+    const tag = payload.slice(0, separator);
+    const watches = this.#watches.get(payload.slice(separator + 1));
+    if (watches !== undefined) this.#wake(tag === "" ? watches : [...watches].filter((watch) => watch.tag === tag));
   }
 
   #everyWatch(): KeyWatch[] {

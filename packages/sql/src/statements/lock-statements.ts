@@ -28,10 +28,10 @@ interface StateRow {
 export abstract class LockStatements {
   protected readonly table: RawBuilder<unknown>;
   protected readonly flavor: LockSqlFlavor;
-  /** The server-side line of waiters, on dialects that wait by polling; a free key goes to its first live waiter. */
-  readonly queue: WaiterQueue | undefined;
+  /** The server-side line of waiters; a free key goes to its first live waiter. */
+  readonly queue: WaiterQueue;
 
-  constructor(table: string, flavor: LockSqlFlavor, queue?: WaiterQueue) {
+  constructor(table: string, flavor: LockSqlFlavor, queue: WaiterQueue) {
     this.table = sql.table(table);
     this.flavor = flavor;
     this.queue = queue;
@@ -39,6 +39,15 @@ export abstract class LockStatements {
 
   /** One atomic attempt to take or re-enter `request.key`. */
   abstract tryAcquire(db: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult>;
+  /** A waiter's poll: keeps its place in line live, attempts, and leaves the line when granted. */
+  async attemptInLine(db: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    await this.queue.keepPlace(db, request.key, request.ownerSecret);
+    const result = await this.tryAcquire(db, request);
+    // A place left behind by a failed delete lapses within the claim window; the grant must not be lost over it.
+    if (result.acquired) await this.queue.leave(db, request.key, request.ownerSecret).catch(() => undefined);
+    return result;
+  }
+
   /** Extends one lease if its owner still holds it. */
   abstract renew(db: AnyKysely, renewal: DriverRenewal): Promise<boolean>;
   /** Drops one level of the owner's hold; frees the row at zero. */
@@ -72,7 +81,7 @@ export abstract class LockStatements {
       const deleted = await sql`delete from ${this.table} where lock_key <> '' and ${idle} and fencing_token <= ${floor}`.execute(trx);
       return Number(deleted.numAffectedRows ?? 0n);
     });
-    await this.queue?.purgeExpired(db);
+    await this.queue.purgeExpired(db);
     return purged;
   }
 
@@ -84,9 +93,9 @@ export abstract class LockStatements {
     return { acquired: false, retryAfterMs: Math.max(1, Number(rows[0]?.ttl_ms ?? 1)) };
   }
 
-  /** `free` (the row is free or expired) and, with a line of waiters, nobody waits in it before `secret`. */
+  /** `free` (the row is free or expired) and nobody waits in line before `secret`. */
   protected freeFor(free: RawBuilder<boolean>, key: string, secret: string): RawBuilder<boolean> {
-    return this.queue === undefined ? free : sql<boolean>`(${free} and ${this.queue.noneAhead(key, secret)})`;
+    return sql<boolean>`(${free} and ${this.queue.noneAhead(key, secret)})`;
   }
 
   /** The server clock in epoch ms. */

@@ -21,7 +21,7 @@ interface OwnedRow {
 export class MysqlLockStatements extends LockStatements {
   protected readonly integerType = "signed";
 
-  constructor(table: string, queue?: WaiterQueue) {
+  constructor(table: string, queue: WaiterQueue) {
     super(table, MYSQL_FLAVOR, queue);
   }
 

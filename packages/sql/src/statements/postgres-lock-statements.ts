@@ -1,22 +1,53 @@
+import type { DriverAcquireRequest, DriverAcquireResult } from "@distlock/core";
 import { type RawBuilder, sql } from "kysely";
+import { acquireFunctionName, releaseChannel, releaseFunctionName } from "../postgres/postgres-lock-functions.js";
+import type { AnyKysely, ReleaseOutcome } from "./lock-statements.js";
 import { POSTGRES_FLAVOR } from "./postgres-flavor.js";
-import { type HoldCountRow, ReturningLockStatements } from "./returning-lock-statements.js";
+import { type GrantedRow, granted, type HoldCountRow, ReturningLockStatements } from "./returning-lock-statements.js";
+import type { WaiterQueue } from "./waiter-queue.js";
 
 /**
- * PostgreSQL: the shared upsert statements, plus `pg_notify(channel, key)` from every statement that frees a
- * row, delivered to listeners when it commits. (Folding the refusal's lease read into the upsert as a CTE
- * saves a round trip per refused attempt but costs about 15% on every uncontended acquire: not done.)
+ * PostgreSQL: acquire and release call the table's PL/pgSQL functions (see `createPostgresLockFunctions`), which
+ * run the shared upsert and the owner-checked update with plans the server keeps per connection; release sends
+ * a notification only to the first live waiter in line. forceRelease announces the freed key to every waiter.
  */
 export class PostgresLockStatements extends ReturningLockStatements {
+  readonly #acquire: RawBuilder<unknown>;
+  readonly #release: RawBuilder<unknown>;
   readonly #channel: string;
 
-  constructor(table: string, channel: string) {
-    super(table, POSTGRES_FLAVOR);
-    this.#channel = channel;
+  constructor(table: string, queue: WaiterQueue) {
+    super(table, POSTGRES_FLAVOR, queue);
+    this.#acquire = sql.table(acquireFunctionName(table));
+    this.#release = sql.table(releaseFunctionName(table));
+    this.#channel = releaseChannel(table);
+  }
+
+  override tryAcquire(db: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    return this.#call(db, request, 0);
+  }
+
+  /** One call: keeps the place, attempts, and leaves the line on a grant. */
+  override attemptInLine(db: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    return this.#call(db, request, this.queue.claimMs);
+  }
+
+  async #call(db: AnyKysely, request: DriverAcquireRequest, claimMs: number): Promise<DriverAcquireResult> {
+    const { key, ownerSecret, holder, ttlMs } = request;
+    const { rows } =
+      await sql<GrantedRow>`select * from ${this.#acquire}(${key}, ${ownerSecret}, ${holder}, ${this.integer(ttlMs)}, ${this.integer(claimMs)})`.execute(db);
+    const row = rows[0];
+    return row === undefined ? this.refusal(db, key) : granted(row);
+  }
+
+  override async release(db: AnyKysely, key: string, ownerSecret: string): Promise<ReleaseOutcome> {
+    const { rows } = await sql<HoldCountRow>`select * from ${this.#release}(${key}, ${ownerSecret})`.execute(db);
+    const row = rows[0];
+    return row === undefined ? { held: false, holdCount: 0 } : { held: true, holdCount: Number(row.hold_count) };
   }
 
   protected override announcingFree(update: RawBuilder<HoldCountRow>, key: string): RawBuilder<HoldCountRow> {
     return sql<HoldCountRow>`with freed as (${update})
-      select hold_count, case when hold_count = 0 then pg_notify(${this.#channel}, cast(${key} as text)) end as notified from freed`;
+      select hold_count, case when hold_count = 0 then pg_notify(${this.#channel}, ':' || cast(${key} as text)) end as notified from freed`;
   }
 }

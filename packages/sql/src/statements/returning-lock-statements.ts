@@ -5,7 +5,7 @@ import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-stat
 import type { WaiterQueue } from "./waiter-queue.js";
 
 /** What the upsert returns when it took or re-entered the key. */
-interface GrantedRow {
+export interface GrantedRow {
   hold_count: number | string;
   fencing_token: string;
   ttl_ms: number | string;
@@ -23,7 +23,7 @@ export interface HoldCountRow {
 export class ReturningLockStatements extends LockStatements {
   protected readonly integerType = "bigint";
 
-  constructor(table: string, flavor: LockSqlFlavor, queue?: WaiterQueue) {
+  constructor(table: string, flavor: LockSqlFlavor, queue: WaiterQueue) {
     super(table, flavor, queue);
   }
 
@@ -81,6 +81,7 @@ export class ReturningLockStatements extends LockStatements {
   }
 }
 
-function granted(row: GrantedRow): DriverAcquireResult {
+/** The grant an upsert's row reports. */
+export function granted(row: GrantedRow): DriverAcquireResult {
   return { acquired: true, holdCount: Number(row.hold_count), fencingToken: BigInt(row.fencing_token), ttlMs: Number(row.ttl_ms) };
 }

@@ -17,11 +17,14 @@ export class WaiterQueue {
   readonly #table: RawBuilder<unknown>;
   readonly #flavor: LockSqlFlavor;
   readonly #claim: RawBuilder<number>;
+  /** How long a place stays live after its waiter's last poll. */
+  readonly claimMs: number;
 
   constructor(table: string, flavor: LockSqlFlavor, claimMs: number) {
     this.#table = sql.table(waiterTableName(table));
     this.#flavor = flavor;
     this.#claim = sql.lit(claimMs);
+    this.claimMs = claimMs;
   }
 
   /** Joins the line for `key`, or keeps the place `secret` already has (its ticket is never renumbered). */

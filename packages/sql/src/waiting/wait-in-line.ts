@@ -1,18 +1,26 @@
-import { abortableSleep, type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, MIN_POLL_INTERVAL_MS, monotonicNow } from "@distlock/core";
+import {
+  abortableSleep,
+  type DriverAcquireRequest,
+  type DriverAcquireResult,
+  type DriverGranted,
+  MIN_POLL_INTERVAL_MS,
+  monotonicNow,
+  type ReleaseWatch,
+} from "@distlock/core";
 
 /** How long a waiter's place stays live after its last poll; bounds how long a vanished waiter holds up a free key. */
 export const WAITER_CLAIM_MS = 2_000;
-/** Longest sleep of the first waiter in line: it takes the key this soon after a release. */
+/** Longest sleep of a polling waiter per place before it in line (the first: this, the second: twice this, ...). */
 export const HEAD_POLL_MAX_MS = 25;
-/** Longest sleep of a waiter further back: it only has to keep its place live and notice when it is first. */
+/** Longest sleep of any waiter; well inside the claim window, so a live waiter's place never lapses. */
 export const QUEUED_POLL_MAX_MS = 250;
 
-/** What waiting in the server-side line needs from the driver (each call one or two statements). */
+/** What waiting in the server-side line needs from the driver. */
 export interface LineOperations {
-  /** Joins the line or keeps the place already held. */
-  keepPlace(request: DriverAcquireRequest): Promise<void>;
-  /** One attempt; a free key goes to the first live waiter. */
-  tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult>;
+  /** Notifications that it is this waiter's turn, where the dialect has them (PostgreSQL's LISTEN); subscribed before the first poll. */
+  readonly watch: ((request: DriverAcquireRequest) => Promise<ReleaseWatch>) | undefined;
+  /** Joins the line or keeps the place already held, then attempts (a free key goes to the first live waiter); a grant leaves the line. */
+  attempt(request: DriverAcquireRequest): Promise<DriverAcquireResult>;
   /** Live waiters ahead of this one. */
   ahead(request: DriverAcquireRequest): Promise<number>;
   /** Leaves the line. */
@@ -22,34 +30,46 @@ export interface LineOperations {
 }
 
 /**
- * A polling dialect's native wait: keeps a live place in the server-side line on every poll and retries; the
- * first waiter polls fast (bounded by the holder's lease), the others slowly. It leaves the line however it ends,
+ * The SQL driver's native wait: keeps a live place in the server-side line on every poll and retries. With
+ * notifications a waiter sleeps until a release names it as first in line, bounded by the holder's lease and by
+ * the claim window (so its place stays live and a stale first place cannot hold it up for long). Without them a waiter polls the sooner the
+ * nearer it is to the front, the first one bounded by the holder's lease. It leaves the line however it ends,
  * and an aborted wait undoes a grant that raced the abort before it rejects with `signal.reason`.
  */
 export async function waitInLine(line: LineOperations, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
   let backoffMs = MIN_POLL_INTERVAL_MS;
-  let wasFirst = false;
+  let lastAhead = Number.POSITIVE_INFINITY;
+  const watch = await line.watch?.(request);
+  let granted = false;
   try {
     for (;;) {
       signal.throwIfAborted();
       const startedAt = monotonicNow();
-      await line.keepPlace(request);
-      const result = await line.tryAcquire(request);
+      const result = await line.attempt(request);
       if (result.acquired) {
+        granted = true;
         if (signal.aborted) {
           await line.release(request).catch(() => undefined);
           throw signal.reason;
         }
         return { ...result, grantedAt: startedAt };
       }
-      const first = (await line.ahead(request)) === 0;
-      if (first && !wasFirst) backoffMs = MIN_POLL_INTERVAL_MS;
-      wasFirst = first;
-      const jittered = Math.min(backoffMs, first ? HEAD_POLL_MAX_MS : QUEUED_POLL_MAX_MS) * (0.5 + Math.random());
-      await abortableSleep(first ? Math.max(MIN_POLL_INTERVAL_MS, Math.min(jittered, result.retryAfterMs)) : jittered, signal);
+      // A refusal of a free key (retryAfterMs 1) means a waiter before this one takes it; its release will be announced.
+      const leaseBoundMs = result.retryAfterMs > 1 ? Math.min(result.retryAfterMs, QUEUED_POLL_MAX_MS) : QUEUED_POLL_MAX_MS;
+      if (watch !== undefined) {
+        await watch.next(leaseBoundMs, signal);
+        continue;
+      }
+      const ahead = await line.ahead(request);
+      if (ahead < lastAhead) backoffMs = MIN_POLL_INTERVAL_MS;
+      lastAhead = ahead;
+      const capMs = Math.min(QUEUED_POLL_MAX_MS, HEAD_POLL_MAX_MS * (ahead + 1));
+      const sleepMs = Math.min(backoffMs, capMs) * (0.5 + Math.random());
+      await abortableSleep(ahead === 0 ? Math.max(MIN_POLL_INTERVAL_MS, Math.min(sleepMs, result.retryAfterMs)) : sleepMs, signal);
       backoffMs = Math.min(backoffMs * 2, QUEUED_POLL_MAX_MS);
     }
   } finally {
-    await line.leave(request).catch(() => undefined);
+    watch?.close();
+    if (!granted) await line.leave(request).catch(() => undefined);
   }
 }
