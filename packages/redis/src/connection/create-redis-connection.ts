@@ -50,6 +50,8 @@ export function createRedisConnection(url: LockUrl, settings: RedisLockSettings)
       name: url.path,
       retryStrategy: reconnectDelay,
       sentinelRetryStrategy: reconnectDelay,
+      // Follows +switch-master from the Sentinels, so a failover moves the connection at once, not at the next error.
+      failoverDetector: true,
       ...(tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
     });
   }

@@ -29,6 +29,8 @@ export interface RedisServerConfig {
   readonly startTimeoutMs: number;
   /** @default [port] */
   readonly reservedPorts?: readonly number[];
+  /** Arguments before the defaults, e.g. a config file (it must come first). @default [] */
+  readonly leadingArgs?: readonly string[];
 }
 
 /** A redis-server without persistence (`--save "" --appendonly no`): a crash loses every key. */
@@ -47,6 +49,7 @@ export class RedisServer extends ManagedServer {
       command: config.command,
       // biome-ignore format: flag/value pairs read better one pair per line
       args: [
+        ...(config.leadingArgs ?? []),
         "--port", String(port),
         "--bind", "127.0.0.1",
         "--protected-mode", "no",

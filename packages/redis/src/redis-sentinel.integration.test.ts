@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import { startRedisSentinelSet } from "@distlock/test-servers";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
+import { RedisLockProvider } from "./redis-lock-provider.js";
+
+const set = await startRedisSentinelSet();
+afterAll(() => set.close());
+
+const providers: RedisLockProvider[] = [];
+afterEach(async () => {
+  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
+});
+
+function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockProvider {
+  const created = new RedisLockProvider({ url: set.url, commandTimeoutMs: 2_000, ...options });
+  providers.push(created);
+  return created;
+}
+
+const key = (label: string) => `sentinel:${label}:${randomUUID()}`;
+const lockKey = (k: string) => `{distlock:${k}}:lock`;
+
+describe("redis behind Sentinel", () => {
+  it("a redis+sentinel URL locks on the master the Sentinel names", async () => {
+    const k = key("master");
+    const lock = await provider().acquire(k, { ttlMs: 30_000 });
+    expect(await set.master.command("HGET", lockKey(k), "token")).toBe(String(lock.fencingToken));
+    await lock.release();
+    expect(await set.master.command("EXISTS", lockKey(k))).toBe(0);
+  });
+
+  it("with waitForReplicas 1, a lock is on the replica when acquire returns, also when a release hands it over", async () => {
+    const [holderSide, waiterSide] = [provider({ waitForReplicas: 1 }), provider({ waitForReplicas: 1 })];
+    const k = key("wait");
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    expect(await set.replica.command("HGET", lockKey(k), "token")).toBe(String(held.fencingToken));
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => set.master.command("LLEN", `{distlock:${k}}:queue`)).toBe(1);
+    await held.release();
+    const handedOver = await waiting;
+    expect(await set.replica.command("HGET", lockKey(k), "token")).toBe(String(handedOver.fencingToken));
+    expect(await set.replica.command("HEXISTS", lockKey(k), "waiter")).toBe(0);
+  });
+
+  it("after a Sentinel failover, the same provider locks on the promoted replica with a higher fencing token", async () => {
+    const locks = provider();
+    const k = key("failover");
+    const before = await locks.acquire(k, { ttlMs: 30_000 });
+    await before.release();
+    await set.replicaInSync();
+    await set.sentinel.command("SENTINEL", "FAILOVER", "distlock-master");
+    await expect.poll(() => set.masterPort(), { timeout: 20_000, interval: 100 }).toBe(set.replica.port);
+    // Until the Sentinel has demoted the old master it still takes writes (Redis replication is asynchronous).
+    const role = async () => /role:(\w+)/.exec(String(await set.master.command("INFO", "replication")))?.[1];
+    await expect.poll(role, { timeout: 20_000, interval: 100 }).toBe("slave");
+    let after: Awaited<ReturnType<RedisLockProvider["tryAcquire"]>> = null;
+    await expect
+      .poll(
+        async () => {
+          after = await locks.tryAcquire(k, { ttlMs: 30_000 }).catch(() => null);
+          return after !== null;
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe(true);
+    const taken = after as unknown as { fencingToken: bigint };
+    expect(taken.fencingToken).toBeGreaterThan(before.fencingToken as bigint);
+    expect(await set.replica.command("HGET", lockKey(k), "token")).toBe(String(taken.fencingToken));
+  });
+});
