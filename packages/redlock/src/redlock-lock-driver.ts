@@ -19,7 +19,8 @@ import type { RedlockNode } from "./nodes/redlock-node.js";
 import type { RedlockLockSettings } from "./options/redlock-lock-provider-options.js";
 import { LeaseBudget } from "./quorum/lease-budget.js";
 import { type NodeReply, type NodeSet, toOutcome } from "./quorum/node-set.js";
-import { AnyReleaseWatch } from "./waiting/any-release-watch.js";
+import { AttemptLog } from "./waiting/attempt-log.js";
+import { QuorumReleaseWatch } from "./waiting/quorum-release-watch.js";
 
 /** What a `RedlockLockDriver` runs on. */
 export interface RedlockLockDriverConfig {
@@ -33,11 +34,12 @@ const MIN_TTL_MS = 50;
 /** A node that granted (or re-entered) the lock. */
 type GrantVote = { readonly node: RedlockNode; readonly vote: "for"; readonly token: StoredToken; readonly holdCount: number };
 
-/** One node's answer to the acquire script. */
+/** One node's answer to the acquire script; `pending` when a majority had granted before it answered. */
 type AcquireVote =
   | GrantVote
   | { readonly node: RedlockNode; readonly vote: "against"; readonly leftMs: number }
-  | { readonly node: RedlockNode; readonly vote: "error"; readonly error: unknown };
+  | { readonly node: RedlockNode; readonly vote: "error"; readonly error: unknown }
+  | { readonly node: RedlockNode; readonly vote: "pending" };
 
 /**
  * Redlock over independent Redis masters, reusing the Redis backend's scripts on each node: a key is held
@@ -50,8 +52,8 @@ export class RedlockLockDriver implements LockDriver {
   readonly #nodes: NodeSet;
   readonly #settings: RedlockLockSettings;
   readonly #budget: LeaseBudget;
-  /** Keys whose last attempt here split the vote: their waiter sleeps a jittered pause instead of waking on the next notification. */
-  readonly #splitVotes = new Set<string>();
+  /** How the latest attempt on each waited-on key went: when it began, and whether it split the vote. */
+  readonly #attempts = new AttemptLog();
 
   constructor(config: RedlockLockDriverConfig) {
     this.#nodes = config.nodes;
@@ -68,17 +70,23 @@ export class RedlockLockDriver implements LockDriver {
 
   async tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
     const startedAt = monotonicNow();
-    const votes = await this.#requestVotes(request);
-    const granted = votes.filter((vote): vote is GrantVote => vote.vote === "for");
+    this.#attempts.began(request.key, startedAt);
+    const { votes: decided, rest } = await this.#requestVotes(request);
+    const granted = decided.filter((vote): vote is GrantVote => vote.vote === "for");
     if (granted.length < this.quorum) {
-      await this.#undo(request, votes);
-      return this.#refusal(request.key, votes.map(acquireOutcome), votes);
+      await this.#undo(request, decided);
+      return this.#refusal(request.key, decided.map(acquireOutcome), decided);
     }
     const reentered = granted.filter((vote) => vote.holdCount > 1);
-    const fencingToken = reentered.length === 0 ? await this.#confirmFreshToken(request, votes, granted) : this.#reenteredToken(reentered);
+    // The token is confirmed while the slower nodes' votes are still coming in; a grant is handed out only once all are in.
+    const [fencingToken, late] = await Promise.all([
+      reentered.length === 0 ? this.#confirmFreshToken(request, decided, granted) : this.#reenteredToken(reentered),
+      rest,
+    ]);
+    const votes = [...decided.filter((vote) => vote.vote !== "pending"), ...late];
     if (fencingToken === undefined) {
       await this.#undo(request, votes);
-      this.#splitVotes.add(request.key);
+      this.#attempts.splitVote(request.key);
       return { acquired: false, retryAfterMs: this.#jitterMs() };
     }
     if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
@@ -95,8 +103,16 @@ export class RedlockLockDriver implements LockDriver {
   async watchReleases(key: string): Promise<ReleaseWatch> {
     const channel = this.layout.releaseChannel(key);
     const replies = await this.#nodes.fanOut((node) => node.watch(channel));
-    const watches = replies.flatMap((reply) => (reply.ok ? [reply.value] : []));
-    return new AnyReleaseWatch(watches, { incomplete: watches.length < replies.length, takeSplitVote: () => this.#splitVotes.delete(key) });
+    const sources = replies.flatMap((reply) => (reply.ok ? [{ watch: reply.value, isClosed: () => reply.node.closed }] : []));
+    const unsubscribed = replies.length - sources.length;
+    const { lastAttemptAt, takeSplitVote, unwatch } = this.#attempts.watch(key);
+    return new QuorumReleaseWatch(sources, {
+      needed: Math.max(1, this.quorum - unsubscribed),
+      incomplete: unsubscribed > 0,
+      lastAttemptAt,
+      takeSplitVote,
+      onClose: unwatch,
+    });
   }
 
   async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
@@ -170,18 +186,23 @@ export class RedlockLockDriver implements LockDriver {
     return this.#nodes.close();
   }
 
-  async #requestVotes(request: DriverAcquireRequest): Promise<AcquireVote[]> {
+  /**
+   * Every node's vote, except that the decision does not wait once a majority granted alike (all fresh, or
+   * a majority re-entered): `votes` then has the nodes still to answer as `pending`, and `rest` brings their votes.
+   */
+  async #requestVotes(request: DriverAcquireRequest): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
     const { key, ownerSecret, holder, ttlMs } = request;
     const keys = [this.layout.lockKey(key), this.layout.fenceKey(key)];
     const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs)];
-    const bound = { operation: "acquire", timeoutMs: this.#budget.nodeTimeoutMs(ttlMs) };
-    const replies = await this.#nodes.fanOut((node) => node.run("acquire", ACQUIRE_SCRIPT, keys, args), bound);
-    return replies.map((reply): AcquireVote => {
-      if (!reply.ok) return { node: reply.node, vote: "error", error: reply.error };
-      const answer = reply.value as unknown[];
-      if (answer[0] !== 1) return { node: reply.node, vote: "against", leftMs: Number(answer[1]) };
-      return { node: reply.node, vote: "for", token: parseStoredToken(answer[1]), holdCount: Number(answer[2]) };
-    });
+    const { replies, pending, rest } = await this.#nodes.fanOutUntil(
+      async (node) => toAcquireVote(node, await node.run("acquire", ACQUIRE_SCRIPT, keys, args)),
+      this.#budget.bound("acquire", ttlMs),
+      (answers) => grantedAlike(answers, this.quorum),
+    );
+    return {
+      votes: [...replies.map(replyVote), ...pending.map((node): AcquireVote => ({ node, vote: "pending" }))],
+      rest: rest.then((late) => late.map(replyVote)),
+    };
   }
 
   /**
@@ -195,10 +216,10 @@ export class RedlockLockDriver implements LockDriver {
     const token = maxToken(granted.map((vote) => vote.token)) as bigint;
     const keys = [this.layout.lockKey(request.key), this.layout.fenceKey(request.key)];
     const args = [request.ownerSecret, token.toString()];
-    const bound = { operation: "acquire", timeoutMs: this.#budget.nodeTimeoutMs(request.ttlMs) };
+    const bound = this.#budget.bound("acquire", request.ttlMs);
     const confirm = (nodes: readonly RedlockNode[]) => this.#nodes.fanOut((node) => node.run("acquire", CONFIRM_FENCE_SCRIPT, keys, args), bound, nodes);
-    // Nodes whose acquire answer was lost may hold the lock as well, so they are the fallback's last candidates.
-    const targets = [...granted, ...votes.filter((vote) => vote.vote === "error")].map((vote) => vote.node);
+    // Nodes whose acquire answer was lost or is still due may hold the lock as well, so they are the fallback's last candidates.
+    const targets = [...granted, ...votes.filter((vote) => vote.vote === "error" || vote.vote === "pending")].map((vote) => vote.node);
     let replies = await confirm(targets.slice(0, this.quorum));
     const isConfirmed = (reply: NodeReply<unknown>) => reply.ok && reply.value === 1;
     if (!replies.every(isConfirmed)) replies = [...replies, ...(await confirm(targets.slice(this.quorum)))];
@@ -231,7 +252,7 @@ export class RedlockLockDriver implements LockDriver {
     const targets = votes.filter((vote) => vote.vote !== "against").map((vote) => vote.node);
     if (targets.length === 0) return;
     const args = [request.ownerSecret, this.layout.releaseChannel(request.key)];
-    const bound = { operation: "release", timeoutMs: this.#budget.nodeTimeoutMs() };
+    const bound = this.#budget.bound("release");
     await this.#nodes.fanOut((node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(request.key)], args), bound, targets);
   }
 
@@ -240,14 +261,14 @@ export class RedlockLockDriver implements LockDriver {
     if (this.#nodes.unreachable(outcomes.filter((o) => o.vote === "error").length)) throw new QuorumNotReachedError("acquire", this.quorum, outcomes);
     const leases = votes.flatMap((vote) => (vote.vote === "against" ? [vote.leftMs] : []));
     if (leases.length >= this.quorum) return { acquired: false, retryAfterMs: Math.max(1, ...leases) };
-    this.#splitVotes.add(key);
+    this.#attempts.splitVote(key);
     return { acquired: false, retryAfterMs: this.#jitterMs() };
   }
 
   async #renewBatch(renewals: readonly DriverRenewal[], batch: readonly number[], outcomes: NodeOutcome[][]): Promise<void> {
     const keys = batch.map((i) => this.layout.lockKey((renewals[i] as DriverRenewal).key));
     const args = batch.flatMap((i) => [(renewals[i] as DriverRenewal).ownerSecret, this.#budget.leaseMs((renewals[i] as DriverRenewal).ttlMs)]);
-    const bound = { operation: "renew", timeoutMs: this.#budget.nodeTimeoutMs(Math.min(...batch.map((i) => (renewals[i] as DriverRenewal).ttlMs))) };
+    const bound = this.#budget.bound("renew", Math.min(...batch.map((i) => (renewals[i] as DriverRenewal).ttlMs)));
     const replies = await this.#nodes.fanOut((node) => node.run("renew", RENEW_SCRIPT, keys, args), bound);
     for (const reply of replies) {
       batch.forEach((index, j) => {
@@ -264,7 +285,7 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   #runEverywhere(operation: string, script: typeof RELEASE_SCRIPT, keys: readonly string[], args: readonly string[]): Promise<NodeReply<unknown>[]> {
-    return this.#nodes.fanOut((node) => node.run(operation, script, keys, args), { operation, timeoutMs: this.#budget.nodeTimeoutMs() });
+    return this.#nodes.fanOut((node) => node.run(operation, script, keys, args), this.#budget.bound(operation));
   }
 
   #jitterMs(): number {
@@ -272,7 +293,31 @@ export class RedlockLockDriver implements LockDriver {
   }
 }
 
+function replyVote(reply: NodeReply<AcquireVote>): AcquireVote {
+  return reply.ok ? reply.value : { node: reply.node, vote: "error", error: reply.error };
+}
+
+function toAcquireVote(node: RedlockNode, value: unknown): AcquireVote {
+  const answer = value as unknown[];
+  if (answer[0] !== 1) return { node, vote: "against", leftMs: Number(answer[1]) };
+  return { node, vote: "for", token: parseStoredToken(answer[1]), holdCount: Number(answer[2]) };
+}
+
+/** True when a majority granted fresh with no re-entry among the answers, or a majority re-entered: the rest cannot change the outcome. */
+function grantedAlike(answers: readonly NodeReply<AcquireVote>[], quorum: number): boolean {
+  let fresh = 0;
+  let reentered = 0;
+  for (const answer of answers) {
+    if (!answer.ok || answer.value.vote !== "for") continue;
+    if (answer.value.holdCount > 1) reentered += 1;
+    else fresh += 1;
+  }
+  return reentered >= quorum || (fresh >= quorum && reentered === 0);
+}
+
+/** A refused attempt's vote as reported; `pending` only follows a majority grant, so it is reported as no answer. */
 function acquireOutcome(vote: AcquireVote): NodeOutcome {
+  if (vote.vote === "pending") return toOutcome(vote.node, "error", new Error("no answer yet"));
   return toOutcome(vote.node, vote.vote, vote.vote === "error" ? vote.error : undefined);
 }
 

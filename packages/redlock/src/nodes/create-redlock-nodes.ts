@@ -33,7 +33,14 @@ export function createNodesFromClients(clients: unknown, settings: RedlockLockSe
 }
 
 function node(client: Redis, ownsClient: boolean, name: string, settings: RedlockLockSettings): RedlockNode {
-  return new RedlockNode({ client, ownsClient, name, subscribeTimeoutMs: settings.nodeTimeoutMs, unsubscribeDelayMs: settings.unsubscribeDelayMs });
+  return new RedlockNode({
+    client,
+    ownsClient,
+    name,
+    subscribeTimeoutMs: settings.nodeTimeoutMs,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    unsubscribeDelayMs: settings.unsubscribeDelayMs,
+  });
 }
 
 function isRedisClient(value: unknown): value is Redis {

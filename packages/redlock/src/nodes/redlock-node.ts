@@ -1,4 +1,4 @@
-import { BackendUnavailableError, type ReleaseWatch, redactCredentials } from "@distlock/core";
+import { BackendUnavailableError, monotonicNow, type ReleaseWatch, redactCredentials } from "@distlock/core";
 import { type RedisScript, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis";
 import type { Redis } from "ioredis";
 import { boundedCall } from "./bounded-call.js";
@@ -12,6 +12,8 @@ export interface RedlockNodeConfig {
   readonly name: string;
   /** Bound on SUBSCRIBE. */
   readonly subscribeTimeoutMs: number;
+  /** How long a first connection may take: until it is up, calls on it get this long (from the node's creation) instead of their usual bound. */
+  readonly connectTimeoutMs: number;
   readonly unsubscribeDelayMs: number;
 }
 
@@ -20,15 +22,23 @@ export class RedlockNode {
   readonly name: string;
   readonly #config: RedlockNodeConfig;
   readonly #subscriber: ReleaseSubscriber;
+  readonly #createdAt = monotonicNow();
   #lastConnectionError: string | undefined;
+  #closed = false;
+  #connected = false;
+  #subscriberConnection: Redis | undefined;
 
   constructor(config: RedlockNodeConfig) {
     this.#config = Object.freeze({ ...config });
     this.name = config.name;
     if (config.ownsClient) this.#trackErrors(config.client);
     this.#subscriber = new ReleaseSubscriber({
-      connect: () => this.#trackErrors(config.client.duplicate()),
-      bound: (operation, call) => this.#bound(operation, call, config.subscribeTimeoutMs),
+      connect: () => {
+        this.#subscriberConnection = this.#trackErrors(config.client.duplicate());
+        return this.#subscriberConnection;
+      },
+      bound: (operation, call) =>
+        this.#bound(operation, call, this.#subscriberConnection?.status === "ready" ? config.subscribeTimeoutMs : config.connectTimeoutMs),
       unsubscribeDelayMs: config.unsubscribeDelayMs,
     });
   }
@@ -38,6 +48,17 @@ export class RedlockNode {
     return script.run(this.#config.client as unknown as ScriptTarget, keys, args).catch((error: unknown) => {
       throw this.#failure(operation, error);
     });
+  }
+
+  /**
+   * How long a call here may take when its usual bound is `timeoutMs`: longer, up to `firstConnectMs` and the
+   * connect timeout, only while the node's first connection is still being made, so a provider's first calls on a
+   * busy machine do not fail on connection setup.
+   */
+  answerBoundMs(timeoutMs: number, firstConnectMs: number): number {
+    this.#connected ||= this.#config.client.status === "ready";
+    if (this.#connected) return timeoutMs;
+    return Math.max(timeoutMs, Math.min(firstConnectMs, this.#createdAt + this.#config.connectTimeoutMs - monotonicNow()));
   }
 
   /** The error of a call here that got no answer within `timeoutMs`. */
@@ -50,8 +71,14 @@ export class RedlockNode {
     return this.#subscriber.watch(channel);
   }
 
+  /** True once `close()` was called: its release watches then answer at once and never again carry news. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Drops the pub/sub connection and, when the node owns it, the command connection, without a QUIT round trip. */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#subscriber.close();
     if (this.#config.ownsClient) this.#config.client.disconnect();
   }

@@ -1,7 +1,10 @@
 import { DRIFT_FACTOR, DRIFT_FLOOR_MS, monotonicNow } from "@distlock/core";
+import type { FanOutBound } from "./node-set.js";
 
 /** Share of a lease one node may take to answer an acquire or renew. */
 const NODE_TIMEOUT_TTL_FRACTION = 0.1;
+/** Share of a lease a node still making its first connection may take to answer an acquire or renew. */
+const FIRST_CONNECT_TTL_FRACTION = 1 / 3;
 
 /** What the budget is computed from. */
 export interface LeaseBudgetConfig {
@@ -37,10 +40,14 @@ export class LeaseBudget {
     return this.leaseMs(ttlMs) - (monotonicNow() - startedAt) - this.driftMs(ttlMs);
   }
 
-  /** How long one node may take to answer for a lease of `ttlMs` (all nodes when omitted). */
-  nodeTimeoutMs(ttlMs?: number): number {
-    if (ttlMs === undefined) return this.#config.nodeTimeoutMs;
-    return Math.max(1, Math.min(this.#config.nodeTimeoutMs, Math.floor(ttlMs * NODE_TIMEOUT_TTL_FRACTION)));
+  /** The bound of one fan-out for a lease of `ttlMs` (none when omitted): how long a node may take, also while it is still connecting. */
+  bound(operation: string, ttlMs?: number): FanOutBound {
+    if (ttlMs === undefined) return { operation, timeoutMs: this.#config.nodeTimeoutMs, firstConnectMs: Number.POSITIVE_INFINITY };
+    return {
+      operation,
+      timeoutMs: Math.max(1, Math.min(this.#config.nodeTimeoutMs, Math.floor(ttlMs * NODE_TIMEOUT_TTL_FRACTION))),
+      firstConnectMs: Math.floor(ttlMs * FIRST_CONNECT_TTL_FRACTION),
+    };
   }
 }
 

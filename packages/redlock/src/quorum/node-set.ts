@@ -6,11 +6,23 @@ export type NodeReply<T> =
   | { readonly node: RedlockNode; readonly ok: true; readonly value: T }
   | { readonly node: RedlockNode; readonly ok: false; readonly error: unknown };
 
+/** A fan-out that settled before every node answered. */
+export interface EarlyReplies<T> {
+  /** The answers in when it settled, in node order. */
+  readonly replies: NodeReply<T>[];
+  /** The nodes that had not answered yet. */
+  readonly pending: RedlockNode[];
+  /** The pending nodes' replies, once all of them are in. */
+  readonly rest: Promise<NodeReply<T>[]>;
+}
+
 /** How long a fan-out's nodes may take, and what a missing answer is reported as. */
 export interface FanOutBound {
   /** Names the call in a timeout's message, e.g. "acquire". */
   readonly operation: string;
   readonly timeoutMs: number;
+  /** The longest bound for a node still making its first connection (see `RedlockNode.answerBoundMs`). */
+  readonly firstConnectMs: number;
 }
 
 /** The independent masters of one Redlock and the size of a majority of them. */
@@ -27,28 +39,54 @@ export class NodeSet {
 
   /**
    * Calls `nodes` (default: all) in parallel; one reply per node, in node order. With a `bound`, one timer
-   * covers the whole fan-out and a node still silent when it fires gets an error reply naming it.
+   * covers the whole fan-out (longer while a node's first connection is being made, see `answerBoundMs`)
+   * and a node still silent when it fires gets an error reply naming it.
    */
-  fanOut<T>(call: (node: RedlockNode) => Promise<T>, bound?: FanOutBound, nodes: readonly RedlockNode[] = this.nodes): Promise<NodeReply<T>[]> {
-    if (nodes.length === 0) return Promise.resolve([]);
+  async fanOut<T>(call: (node: RedlockNode) => Promise<T>, bound?: FanOutBound, nodes: readonly RedlockNode[] = this.nodes): Promise<NodeReply<T>[]> {
+    return (await this.fanOutUntil(call, bound, () => false, nodes)).replies;
+  }
+
+  /**
+   * Like `fanOut`, but settles as soon as `enough(replies so far)` holds: `replies` are the answers in by then
+   * (in node order), `pending` the nodes still to answer, and `rest` their replies once all are in (bounded as usual).
+   */
+  fanOutUntil<T>(
+    call: (node: RedlockNode) => Promise<T>,
+    bound: FanOutBound | undefined,
+    enough: (replies: readonly NodeReply<T>[]) => boolean,
+    nodes: readonly RedlockNode[] = this.nodes,
+  ): Promise<EarlyReplies<T>> {
+    if (nodes.length === 0) return Promise.resolve({ replies: [], pending: [], rest: Promise.resolve([]) });
     return new Promise((resolve) => {
-      const replies: Array<NodeReply<T> | undefined> = new Array(nodes.length);
-      let pending = nodes.length;
+      const slots: Array<NodeReply<T> | undefined> = new Array(nodes.length);
+      let unanswered = nodes.length;
+      let early: EarlyReplies<T> | undefined;
+      let settleRest: (replies: NodeReply<T>[]) => void = () => undefined;
       const settle = (index: number, reply: NodeReply<T>) => {
-        if (replies[index] !== undefined) return;
-        replies[index] = reply;
-        if (--pending > 0) return;
-        clearTimeout(timer);
-        resolve(replies as NodeReply<T>[]);
+        if (slots[index] !== undefined) return;
+        slots[index] = reply;
+        unanswered -= 1;
+        if (unanswered === 0) {
+          clearTimeout(timer);
+          settleRest(slots.filter((slot, i): slot is NodeReply<T> => early?.pending.includes(nodes[i] as RedlockNode) === true));
+        }
+        if (early !== undefined) return;
+        const replies = slots.filter((slot): slot is NodeReply<T> => slot !== undefined);
+        if (unanswered > 0 && !enough(replies)) return;
+        const pending = nodes.filter((_, i) => slots[i] === undefined);
+        const rest = pending.length === 0 ? Promise.resolve([]) : new Promise<NodeReply<T>[]>((done) => (settleRest = done));
+        early = { replies, pending, rest };
+        resolve(early);
       };
+      const timeoutMs = bound === undefined ? undefined : Math.max(...nodes.map((node) => node.answerBoundMs(bound.timeoutMs, bound.firstConnectMs)));
       const timer =
         bound === undefined
           ? undefined
           : setTimeout(() => {
               nodes.forEach((node, i) => {
-                settle(i, { node, ok: false, error: node.timedOut(bound.operation, bound.timeoutMs) });
+                settle(i, { node, ok: false, error: node.timedOut(bound.operation, timeoutMs as number) });
               });
-            }, bound.timeoutMs);
+            }, timeoutMs);
       nodes.forEach((node, i) => {
         call(node).then(
           (value) => settle(i, { node, ok: true, value }),

@@ -1,0 +1,64 @@
+import { randomUUID } from "node:crypto";
+import { startRedisGroup } from "@distlock/test-servers";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { RedlockLockProvider } from "./redlock-lock-provider.js";
+
+const LONG_TTL_MS = 30_000;
+/** Long enough for a waiter woken by a notification to have sent its retry. */
+const SETTLE_MS = 200;
+
+const group = await startRedisGroup(5);
+afterAll(() => group.close());
+
+const providers: RedlockLockProvider[] = [];
+afterEach(async () => {
+  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
+});
+
+function provider(options: { nodeTimeoutMs?: number; fencing?: boolean } = {}): RedlockLockProvider {
+  const created = new RedlockLockProvider({ url: group.url, ...options });
+  providers.push(created);
+  return created;
+}
+
+/** Lua script calls one node has served so far. */
+async function scriptCalls(node: number): Promise<number> {
+  const stats = String(await group.servers[node]?.command("INFO", "commandstats"));
+  return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+/** Frees `key` on one node behind its holder's back and announces it there, as the node's release script would. */
+async function releaseOn(node: number, key: string): Promise<void> {
+  const server = group.servers[node];
+  expect(await server?.command("DEL", `{distlock-redlock:${key}}:lock`)).toBe(1);
+  await server?.command("PUBLISH", `{distlock-redlock:${key}}:released`, "");
+}
+
+describe("waiting on a majority of release notifications", () => {
+  it("a waiter retries only once a majority of nodes announced a release, then takes the key at once", async () => {
+    const key = `majority-wake:${randomUUID()}`;
+    const holder = await provider().acquire(key, { ttlMs: LONG_TTL_MS, autoRenew: false });
+    const waiter = provider();
+    const before = await scriptCalls(4);
+    const waiting = waiter.acquire(key, { ttlMs: LONG_TTL_MS, waitMs: LONG_TTL_MS / 2 });
+    waiting.catch(() => undefined);
+    // The first attempt, then the waiting loop's attempt once it subscribed; both refused.
+    await expect.poll(() => scriptCalls(4)).toBe(before + 2);
+    await releaseOn(0, key);
+    await releaseOn(1, key);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    expect(await scriptCalls(4)).toBe(before + 2);
+    const releasedAt = performance.now();
+    await releaseOn(2, key);
+    const lock = await waiting;
+    expect(performance.now() - releasedAt).toBeLessThan(LONG_TTL_MS / 10);
+    expect(lock.fencingToken as bigint).toBeGreaterThan(holder.fencingToken as bigint);
+    await lock.release();
+  });
+
+  it("a new provider's first acquire waits for its connections even when nodeTimeoutMs is shorter than connecting takes", async () => {
+    // One fan-out only (no fencing round); later calls get the 1 ms bound, so the lock is left to close().
+    const lock = await provider({ nodeTimeoutMs: 1, fencing: false }).acquire(`first-connect:${randomUUID()}`, { ttlMs: LONG_TTL_MS });
+    expect(lock.holdCount).toBe(1);
+  });
+});
