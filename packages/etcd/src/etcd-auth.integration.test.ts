@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { LockError, LockErrorCode, type LockProvider, resolveLockConfig } from "@distlock/core";
 import { startEtcd } from "@distlock/test-servers";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { urlProviders } from "../test/url-providers.js";
 
 const server = await startEtcd();
 afterAll(() => server.close());
@@ -25,27 +24,8 @@ etcdctl("auth", "enable");
 const hostPort = `127.0.0.1:${server.port}`;
 
 describe("etcd with authentication enabled", () => {
-  const providers: LockProvider[] = [];
-  afterEach(async () => {
-    await Promise.allSettled(providers.splice(0).map((p) => p.close()));
-  });
-
-  function provider(url: string): LockProvider {
-    const locks = createLockProviderFromConfig(resolveLockConfig(url));
-    providers.push(locks);
-    return locks;
-  }
-
-  async function failure(url: string): Promise<LockError> {
-    const error = await provider(url)
-      .acquire(`auth-${randomUUID()}`, { waitMs: 0 })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-    expect(LockError.is(error, LockErrorCode.BackendUnavailable), String(error)).toBe(true);
-    return error as LockError;
-  }
+  const { provider, unavailable } = urlProviders();
+  const failure = (url: string) => unavailable(url, `auth-${randomUUID()}`);
 
   it("a user with readwrite on the prefix (credentials from the URL) locks, queues and hands over", async () => {
     const key = `auth-${randomUUID()}`;

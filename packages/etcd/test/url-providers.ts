@@ -1,0 +1,31 @@
+import { LockError, LockErrorCode, type LockProvider, resolveLockConfig } from "@distlock/core";
+import { afterEach, expect } from "vitest";
+import { createLockProviderFromConfig } from "../src/create-lock-provider-from-config.js";
+
+/** Providers built from URLs the way `createLockProvider` builds them; each is closed after the test that opened it. */
+export function urlProviders() {
+  const providers: LockProvider[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(providers.splice(0).map((p) => p.close()));
+  });
+
+  function provider(url: string): LockProvider {
+    const locks = createLockProviderFromConfig(resolveLockConfig(url));
+    providers.push(locks);
+    return locks;
+  }
+
+  /** The `BACKEND_UNAVAILABLE` error a one-shot acquire of `key` through `url` fails with (the test fails if it does not). */
+  async function unavailable(url: string, key: string): Promise<LockError> {
+    const error = await provider(url)
+      .acquire(key, { waitMs: 0 })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(LockError.is(error, LockErrorCode.BackendUnavailable), String(error)).toBe(true);
+    return error as LockError;
+  }
+
+  return { provider, unavailable };
+}
