@@ -32,9 +32,10 @@ export interface LineOperations {
 /**
  * The SQL driver's native wait: keeps a live place in the server-side line on every poll and retries. With
  * notifications a waiter sleeps until a release names it as first in line, bounded by the holder's lease and by
- * the claim window (so its place stays live and a stale first place cannot hold it up for long). Without them a waiter polls the sooner the
- * nearer it is to the front, the first one bounded by the holder's lease. It leaves the line however it ends,
- * and an aborted wait undoes a grant that raced the abort before it rejects with `signal.reason`.
+ * the claim window (so its place stays live and a stale first place cannot hold it up for long). Without them a
+ * waiter polls the sooner the nearer it is to the front, the first one bounded by the holder's lease. It leaves
+ * the line however it ends, and an aborted wait undoes a grant that raced the abort before it rejects with
+ * `signal.reason`.
  */
 export async function waitInLine(line: LineOperations, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
   let backoffMs = MIN_POLL_INTERVAL_MS;
