@@ -29,6 +29,7 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
           keyPrefix: "bench:redlock:uncontended:",
           iterations: 2_000,
           warmUp: 200,
+          rounds: 5,
           acquireLatency: true,
           counter: new GroupCounters(target),
           notes: [COUNTED_NOTE],

@@ -49,16 +49,10 @@ export class QuorumReleaseWatch implements ReleaseWatch {
     if (this.#config.takeSplitVote()) return abortableSleep(timeoutMs, signal);
     if (signal.aborted || this.#closed.signal.aborted || this.#majorityAnnounced()) return Promise.resolve();
     const boundMs = this.#config.incomplete ? Math.min(timeoutMs, MAX_POLL_INTERVAL_MS) : timeoutMs;
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, boundMs);
-      signal.addEventListener("abort", done, { once: true });
-      this.#wake = done;
+    const woken = new AbortController();
+    this.#wake = () => woken.abort();
+    return abortableSleep(boundMs, AbortSignal.any([signal, woken.signal])).finally(() => {
+      this.#wake = undefined;
     });
   }
 
