@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { startPostgres } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, measureContended, uncontendedScenario } from "../harness/index.js";
+import { PgWriteCounter } from "./pg-write-counter.js";
 import { ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_POLLING, DISTLOCK_PREPARED, DISTLOCK_SQLITE } from "./sql-lock-subjects.js";
 import { sqlParkedHandOffScenario } from "./sql-parked-hand-off-scenario.js";
 import { SQL_TARGETS } from "./sql-targets.js";
@@ -23,7 +24,10 @@ export const SQL_SCENARIOS: ScenarioGroup = {
     try {
       const target = server.url;
       const subjects = [ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_PREPARED];
-      tables.push(await uncontendedScenario({ system: "PostgreSQL", id: "postgres", target, subjects, baseline: ADVISORY_FLOOR.name, ...UNCONTENDED }));
+      const counter = new PgWriteCounter(target);
+      tables.push(
+        await uncontendedScenario({ system: "PostgreSQL", id: "postgres", target, subjects, baseline: ADVISORY_FLOOR.name, counter, ...UNCONTENDED }),
+      );
       tables.push(
         ...(await contendedSweep({
           system: "PostgreSQL",
@@ -32,6 +36,7 @@ export const SQL_SCENARIOS: ScenarioGroup = {
           subjectsModule: SUBJECTS_MODULE,
           keyPrefix: KEY_PREFIX,
           subjects: [DISTLOCK_POLLING, DISTLOCK_NOTIFY, DISTLOCK_PREPARED],
+          counter: new PgWriteCounter(target),
           workerCounts: [4, 16, 64],
           ratioOf: "hand-off p50 ms",
           baseline: DISTLOCK_POLLING.name,

@@ -28,7 +28,8 @@ export function releaseChannel(table: string): string {
 
 /**
  * Creates (or replaces) the acquire and release functions of lock table `table`. Acquire also keeps a waiter's
- * place in line and leaves it on a grant, so a waiter's poll is one call. A client then sends a short
+ * place in line and leaves it on a grant, and reports a refusal with the holder's remaining lease, so any attempt
+ * is one call. A client then sends a short
  * call instead of a long upsert, and PL/pgSQL keeps each body's plan for the connection's lifetime: the speed
  * of named prepared statements, but the caching is the server's own, so nothing breaks when a pooler
  * (PgBouncer in transaction mode) moves calls between connections. `table` is a validated plain identifier.
@@ -71,7 +72,13 @@ begin
       delete from ${waiters} w where w.lock_key = p_key and w.waiter_secret = p_secret;
     end if;
     return next;
+    return;
   end if;
+  -- Refused: hold_count 0 and the holder's remaining lease (null when the key is free but promised to a waiter).
+  hold_count := 0;
+  fencing_token := null;
+  select t.expires_at - now_ms into ttl_ms from ${locks} t where t.lock_key = p_key and t.owner_secret is not null and t.expires_at > now_ms;
+  return next;
 end
 $body$`)
     .execute(db);

@@ -7,7 +7,7 @@ import { type GrantedRow, granted, type HoldCountRow, ReturningLockStatements } 
 import type { WaiterQueue } from "./waiter-queue.js";
 
 /**
- * PostgreSQL: acquire and release call the table's PL/pgSQL functions (see `createPostgresLockFunctions`), which
+ * PostgreSQL: acquire (including a refusal's lease read) and release call the table's PL/pgSQL functions (see `createPostgresLockFunctions`), which
  * run the shared upsert and the owner-checked update with plans the server keeps per connection; release sends
  * a notification only to the first live waiter in line. forceRelease announces the freed key to every waiter.
  */
@@ -36,8 +36,10 @@ export class PostgresLockStatements extends ReturningLockStatements {
     const { key, ownerSecret, holder, ttlMs } = request;
     const { rows } =
       await sql<GrantedRow>`select * from ${this.#acquire}(${key}, ${ownerSecret}, ${holder}, ${this.integer(ttlMs)}, ${this.integer(claimMs)})`.execute(db);
+    // The function answers with one row: a grant (hold_count > 0), or a refusal with the holder's lease, if any.
     const row = rows[0];
-    return row === undefined ? this.refusal(db, key) : granted(row);
+    if (row !== undefined && Number(row.hold_count) > 0) return granted(row);
+    return { acquired: false, retryAfterMs: Math.max(1, Number(row?.ttl_ms ?? 1)) };
   }
 
   override async release(db: AnyKysely, key: string, ownerSecret: string): Promise<ReleaseOutcome> {
