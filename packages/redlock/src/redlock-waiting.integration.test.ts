@@ -56,6 +56,19 @@ describe("waiting on a majority of release notifications", () => {
     await lock.release();
   });
 
+  it("replies that arrived while the process was stalled count, even though the per-node timer is overdue when it resumes", async () => {
+    const locks = provider({ nodeTimeoutMs: 100 });
+    await (await locks.acquire(`stall-warm-up:${randomUUID()}`, { ttlMs: LONG_TTL_MS })).release();
+    const attempt = locks.tryAcquire(`stall:${randomUUID()}`, { ttlMs: LONG_TTL_MS });
+    const stalledUntil = performance.now() + 300;
+    while (performance.now() < stalledUntil) {
+      // A synchronous stall, as a long GC pause or a starved CPU would cause.
+    }
+    const lock = await attempt;
+    expect(lock?.holdCount).toBe(1);
+    await lock?.release();
+  });
+
   it("a new provider's first acquire waits for its connections even when nodeTimeoutMs is shorter than connecting takes", async () => {
     // One fan-out only (no fencing round); later calls get the 1 ms bound, so the lock is left to close().
     const lock = await provider({ nodeTimeoutMs: 1, fencing: false }).acquire(`first-connect:${randomUUID()}`, { ttlMs: LONG_TTL_MS });

@@ -79,12 +79,16 @@ export class NodeSet {
         resolve(early);
       };
       const timeoutMs = bound === undefined ? undefined : Math.max(...nodes.map((node) => node.answerBoundMs(bound.timeoutMs, bound.firstConnectMs)));
+      // The verdict waits one more turn of the event loop: after a stall (GC, a busy CPU) the timer runs before the
+      // replies already waiting in the sockets are read, and those nodes did answer in time.
       const timer =
         bound === undefined
           ? undefined
           : setTimeout(() => {
-              nodes.forEach((node, i) => {
-                settle(i, { node, ok: false, error: node.timedOut(bound.operation, timeoutMs as number) });
+              setImmediate(() => {
+                nodes.forEach((node, i) => {
+                  settle(i, { node, ok: false, error: node.timedOut(bound.operation, timeoutMs as number) });
+                });
               });
             }, timeoutMs);
       nodes.forEach((node, i) => {
