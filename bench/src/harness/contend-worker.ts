@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import type { Acquisition } from "./contention-metrics.js";
+import type { Acquisition, Window } from "./contention-metrics.js";
 import { importSubject, type OpenSubject } from "./lock-subject.js";
 import { sharedClockMs, sleepUntil } from "./stats.js";
 import { serveOneTask } from "./worker-processes.js";
@@ -14,9 +14,6 @@ export interface ContendTask {
   readonly workers: number;
   readonly process: number;
   readonly ttlMs: number;
-  /** Shared-clock times of the measured window. */
-  readonly startAt: number;
-  readonly endAt: number;
 }
 
 /** What one contending process reports. */
@@ -34,34 +31,38 @@ export const DRAIN_MS = 5_000;
 
 /** How long a failed warm-up waits before it tries again. */
 const WARM_UP_RETRY_MS = 50;
+/** How long warm-up attempts may keep failing before the worker gives up. */
+const WARM_UP_LIMIT_MS = 30_000;
 
 /**
  * Takes and releases a key of its own once, so connecting and loading scripts happen before the window. A first call
- * on a loaded machine may time out (Redlock's per-node timeout is 250 ms): it is retried until the window opens.
+ * on a loaded machine may time out (Redlock's per-node timeout is 250 ms): it is retried for a while.
  */
 async function warmUp(open: OpenSubject, task: ContendTask): Promise<void> {
+  const giveUpAt = sharedClockMs() + WARM_UP_LIMIT_MS;
   for (;;) {
     try {
       await (await open.acquire(`${task.key}:warm-up`, task.ttlMs))();
       return;
     } catch (error) {
-      if (sharedClockMs() >= task.startAt) throw error;
+      if (sharedClockMs() >= giveUpAt) throw error;
       await sleepUntil(sharedClockMs() + WARM_UP_RETRY_MS);
     }
   }
 }
 
-serveOneTask<ContendTask, ContendReply>(async (task) => {
+serveOneTask<ContendTask, Window, ContendReply>(async (task, ready) => {
   const open = await (await importSubject(task.subjectsModule, task.subject)).open(task.target);
   await warmUp(open, task);
-  await sleepUntil(task.startAt);
+  const window = await ready();
+  await sleepUntil(window.startAt);
   const acquisitions: Acquisition[] = [];
   const errors: string[] = [];
   let acquiring = 0;
   const loops = Promise.all(
     Array.from({ length: task.workers }, async (_, index) => {
       const worker = `${task.process}/${index}`;
-      while (sharedClockMs() < task.endAt) {
+      while (sharedClockMs() < window.endAt) {
         const calledAt = sharedClockMs();
         acquiring++;
         try {
@@ -76,7 +77,7 @@ serveOneTask<ContendTask, ContendReply>(async (task) => {
       }
     }),
   );
-  const drained = await Promise.race([loops.then(() => true), sleepUntil(task.endAt + DRAIN_MS).then(() => false)]);
+  const drained = await Promise.race([loops.then(() => true), sleepUntil(window.endAt + DRAIN_MS).then(() => false)]);
   // With acquires still in flight, close() may wait for them: the process exits after replying instead.
   if (drained) await open.close();
   return { acquisitions, stuck: drained ? 0 : acquiring, errors: errors.length, firstError: errors[0] };

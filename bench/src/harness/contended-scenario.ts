@@ -1,13 +1,16 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
 import { type ContendReply, type ContendTask, DRAIN_MS } from "./contend-worker.js";
-import { contentionMetrics } from "./contention-metrics.js";
+import { contentionMetrics, type Window } from "./contention-metrics.js";
 import type { LockSubject } from "./lock-subject.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
 import { sharedClockMs, sleepUntil } from "./stats.js";
 import { runInProcesses } from "./worker-processes.js";
 
 const WINDOW_MS = 3_000;
-const SETUP_MS = 2_000;
+/** How long the worker processes may take to import, connect and warm up. */
+const READY_TIMEOUT_MS = 120_000;
+/** From the moment every worker is ready to the window's start: the start message's trip to each process. */
+const START_DELAY_MS = 100;
 const TTL_MS = 10_000;
 const PROCESSES = 4;
 const WORKER_SCRIPT = new URL("./contend-worker.js", import.meta.url);
@@ -71,6 +74,8 @@ export async function contendedSweep<S extends LockSubject>(sweep: ContendedSwee
   return tables;
 }
 
+const noWindow = () => undefined;
+
 function bestPeer(rows: readonly BenchRow[], subjects: readonly LockSubject[], metric: string): string {
   const peers = new Set(subjects.filter((subject) => subject.role === "peer").map((subject) => subject.name));
   const best = rows
@@ -81,21 +86,38 @@ function bestPeer(rows: readonly BenchRow[], subjects: readonly LockSubject[], m
 
 /** `shape.workers` workers over `shape.processes` OS processes loop acquire+release with an empty critical section. */
 export async function measureContended<S extends LockSubject>(run: ContendedRun<S>, subject: S, shape: ContendShape): Promise<BenchRow> {
-  const startAt = sharedClockMs() + SETUP_MS;
-  const window = { startAt, endAt: startAt + WINDOW_MS };
   const perProcess = (index: number) => Math.floor(shape.workers / shape.processes) + (index < shape.workers % shape.processes ? 1 : 0);
   const key = `${run.keyPrefix}${subject.id}-w${shape.workers}-p${shape.processes}${shape.keyPerProcess ? "-own-key" : ""}`;
-  const task = (index: number): ContendTask => ({
-    subjectsModule: run.subjectsModule,
-    subject: subject.id,
-    target: run.target,
-    key: shape.keyPerProcess ? `${key}-${index}` : key,
-    workers: perProcess(index),
-    process: index,
-    ttlMs: TTL_MS,
-    ...window,
+  let opened: (window: Window) => void = () => undefined;
+  const started = new Promise<Window>((resolve) => {
+    opened = resolve;
   });
-  const running = runInProcesses<ContendTask, ContendReply>(WORKER_SCRIPT, shape.processes, task, SETUP_MS + WINDOW_MS + DRAIN_MS + EXIT_GRACE_MS);
+  const running = runInProcesses<ContendTask, Window, ContendReply>({
+    script: WORKER_SCRIPT,
+    count: shape.processes,
+    input: (index) => ({
+      subjectsModule: run.subjectsModule,
+      subject: subject.id,
+      target: run.target,
+      key: shape.keyPerProcess ? `${key}-${index}` : key,
+      workers: perProcess(index),
+      process: index,
+      ttlMs: TTL_MS,
+    }),
+    start: () => {
+      const startAt = sharedClockMs() + START_DELAY_MS;
+      const window = { startAt, endAt: startAt + WINDOW_MS };
+      opened(window);
+      return window;
+    },
+    readyTimeoutMs: READY_TIMEOUT_MS,
+    runTimeoutMs: START_DELAY_MS + WINDOW_MS + DRAIN_MS + EXIT_GRACE_MS,
+  });
+  const window = await Promise.race([started, running.then(noWindow, noWindow)]);
+  if (window === undefined) {
+    await running;
+    throw new Error(`${subject.name}: the bench workers replied before the window opened`);
+  }
   await sleepUntil(window.startAt);
   const before = await run.counter?.read(subject);
   await sleepUntil(window.endAt);
