@@ -14,6 +14,7 @@ export type {
   LockDriver,
   ReleaseWatch,
 } from "./driver/lock-driver.js";
+export { stampGrant } from "./driver/stamp-grant.js";
 export { BackendUnavailableError } from "./errors/backend-unavailable-error.js";
 export { LockErrorCode } from "./errors/error-codes.js";
 export { InvalidArgumentError } from "./errors/invalid-argument-error.js";

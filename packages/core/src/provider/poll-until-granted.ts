@@ -1,4 +1,5 @@
 import type { DriverAcquireRequest, DriverGranted, LockDriver, ReleaseWatch } from "../driver/lock-driver.js";
+import { stampGrant } from "../driver/stamp-grant.js";
 import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS } from "../options/defaults.js";
 import { abortableSleep } from "../time/abortable-sleep.js";
 import { monotonicNow } from "../time/monotonic.js";
@@ -20,7 +21,7 @@ export async function pollUntilGranted(driver: LockDriver, request: DriverAcquir
       signal.throwIfAborted();
       const startedAt = monotonicNow();
       const result = await driver.tryAcquire(request);
-      if (result.acquired) return { ...result, grantedAt: startedAt };
+      if (result.acquired) return stampGrant(result, startedAt);
       const leaseBoundMs = Math.max(1, result.retryAfterMs);
       if (watch !== undefined) {
         await watch.next(leaseBoundMs, signal);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, monotonicNow } from "@distlock/core";
+import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, monotonicNow, stampGrant } from "@distlock/core";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
 import type { ChannelListener } from "./release-subscriber.js";
 
@@ -39,7 +39,7 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       signal.throwIfAborted();
       const sentAt = monotonicNow();
       const result = await queue.attempt(request, waiterId);
-      if (result.acquired) return { ...result, grantedAt: sentAt };
+      if (result.acquired) return stampGrant(result, sentAt);
       // This attempt ran before any hand-off to this waiter, so a hand-off's lease started after `sentAt`.
       if (handOff === undefined) await pause(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal, (resume) => (wake = resume));
       wake = undefined;

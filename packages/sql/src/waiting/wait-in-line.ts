@@ -6,6 +6,7 @@ import {
   MIN_POLL_INTERVAL_MS,
   monotonicNow,
   type ReleaseWatch,
+  stampGrant,
 } from "@distlock/core";
 
 /** How long a waiter's place stays live after its last poll; bounds how long a vanished waiter holds up a free key. */
@@ -53,7 +54,7 @@ export async function waitInLine(line: LineOperations, request: DriverAcquireReq
           await line.release(request).catch(() => undefined);
           throw signal.reason;
         }
-        return { ...result, grantedAt: startedAt };
+        return stampGrant(result, startedAt);
       }
       // A refusal of a free key (retryAfterMs 1) means a waiter before this one takes it; its release will be announced.
       const leaseBoundMs = result.retryAfterMs > 1 ? Math.min(result.retryAfterMs, QUEUED_POLL_MAX_MS) : QUEUED_POLL_MAX_MS;
