@@ -1,4 +1,4 @@
-import { LockError, LockErrorCode, type LockProvider, resolveLockConfig } from "@distlock/core";
+import { LockError, LockErrorCode, type LockProvider, type LockProviderConfig, resolveLockConfig } from "@distlock/core";
 import { afterEach, expect } from "vitest";
 import { createLockProviderFromConfig } from "../src/create-lock-provider-from-config.js";
 
@@ -9,15 +9,15 @@ export function urlProviders() {
     await Promise.allSettled(providers.splice(0).map((p) => p.close()));
   });
 
-  function provider(url: string): LockProvider {
-    const locks = createLockProviderFromConfig(resolveLockConfig(url));
+  function provider(config: string | LockProviderConfig): LockProvider {
+    const locks = createLockProviderFromConfig(resolveLockConfig(config));
     providers.push(locks);
     return locks;
   }
 
   /** The `BACKEND_UNAVAILABLE` error a one-shot acquire of `key` through `url` fails with (the test fails if it does not). */
-  async function unavailable(url: string, key: string): Promise<LockError> {
-    const error = await provider(url)
+  async function unavailable(config: string | LockProviderConfig, key: string): Promise<LockError> {
+    const error = await provider(config)
       .acquire(key, { waitMs: 0 })
       .then(
         () => undefined,

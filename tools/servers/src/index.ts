@@ -4,6 +4,7 @@ export { SERVER_KINDS, type ServerKind } from "./binaries/server-kind.js";
 export { MissingBinaryError } from "./errors/missing-binary-error.js";
 export { ServerStartError } from "./errors/server-start-error.js";
 export { TestServerError } from "./errors/test-server-error.js";
+export type { EtcdClientTls } from "./etcd/etcd-certificates.js";
 export { EtcdCluster, startEtcdCluster } from "./etcd/etcd-cluster.js";
 export { DEFAULT_ETCD_OPTIONS, type EtcdOptions } from "./etcd/etcd-options.js";
 export { type EtcdMemberStatus, EtcdServer, startEtcd } from "./etcd/etcd-server.js";

@@ -20,7 +20,7 @@ const binary = (name: string, ...alternatives: string[]): BinarySpec => ({ name,
 
 export const KIND_REQUIREMENTS: Readonly<Record<ServerKind, KindRequirements>> = Object.freeze({
   redis: { binaries: [binary("redis-server"), binary("redis-cli")], debianPackages: ["redis-server"] },
-  etcd: { binaries: [binary("etcd"), binary("etcdctl")], debianPackages: ["etcd-server", "etcd-client"] },
+  etcd: { binaries: [binary("etcd"), binary("etcdctl"), binary("openssl")], debianPackages: ["etcd-server", "etcd-client", "openssl"] },
   postgres: {
     binaries: [binary("postgres"), binary("initdb"), binary("psql")],
     debianPackages: ["postgresql"],

@@ -67,6 +67,7 @@ export async function startEtcdCluster(size = 3, options: EtcdOptions = {}): Pro
   if (!Number.isInteger(size) || size < 1) {
     throw new TestServerError(`startEtcdCluster(size) needs a positive integer size; got ${size}.`);
   }
+  if (options.tls === true) throw new TestServerError("startEtcdCluster does not serve TLS; use startEtcd({ tls: true }) for a TLS member.");
   const settings = { ...DEFAULT_ETCD_OPTIONS, ...options };
   const command = binaryPath(await ensureServerBinaries(["etcd"]), "etcd");
   return retryOnAddressInUse(async () => {

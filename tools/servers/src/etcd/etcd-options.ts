@@ -8,6 +8,11 @@ export interface EtcdOptions {
   readonly startTimeoutMs?: number;
   /** Extra etcd arguments for every member. @default [] */
   readonly args?: readonly string[];
+  /**
+   * Serve clients over TLS only, with a throwaway CA made by `openssl`, and require client certificates signed by it
+   * (`EtcdServer.clientTls`). Single members only (`startEtcd`). @default false
+   */
+  readonly tls?: boolean;
 }
 
 export const DEFAULT_ETCD_OPTIONS: Readonly<Required<EtcdOptions>> = Object.freeze({
@@ -15,4 +20,5 @@ export const DEFAULT_ETCD_OPTIONS: Readonly<Required<EtcdOptions>> = Object.free
   electionTimeoutMs: 500,
   startTimeoutMs: 30_000,
   args: Object.freeze([]),
+  tls: false,
 });

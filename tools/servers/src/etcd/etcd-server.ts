@@ -7,6 +7,7 @@ import { allocatePorts } from "../process/ports.js";
 import { retryOnAddressInUse, startOrClose } from "../process/settle.js";
 import { createTempDir } from "../process/temp-dir.js";
 import { httpJson } from "../protocol/http-json.js";
+import { createEtcdCertificates, type EtcdCertificates, type EtcdClientTls } from "./etcd-certificates.js";
 import { DEFAULT_ETCD_OPTIONS, type EtcdOptions } from "./etcd-options.js";
 
 /** Everything needed to run one etcd member. */
@@ -21,6 +22,8 @@ export interface EtcdServerConfig {
   /** Absolute path of etcd. */
   readonly command: string;
   readonly settings: Readonly<Required<EtcdOptions>>;
+  /** Serve clients over TLS with these, requiring client certificates. */
+  readonly certificates?: EtcdCertificates;
 }
 
 /** What a member says about itself and the cluster (`/v3/maintenance/status`). */
@@ -37,20 +40,22 @@ interface StatusResponse {
   readonly leader?: string;
 }
 
-/** One etcd member (v3 API, plain HTTP, no auth). */
+/** One etcd member (v3 API, no auth; plain HTTP, or TLS with client certificates). */
 export class EtcdServer extends ManagedServer {
   readonly memberName: string;
   readonly peerPort: number;
-  /** `http://127.0.0.1:<clientPort>` */
+  /** `http://127.0.0.1:<clientPort>`, or `https://` when it serves TLS. */
   readonly endpoint: string;
   /** `[endpoint]`, the form the etcd3 client takes. */
   readonly endpoints: readonly string[];
-  /** `etcd://127.0.0.1:<clientPort>` */
+  /** `etcd://127.0.0.1:<clientPort>`, or `etcds://` when it serves TLS. */
   readonly url: string;
+  /** What a client needs to connect when the member serves TLS (started with `tls: true`). */
+  readonly clientTls: EtcdClientTls | undefined;
 
   constructor(config: EtcdServerConfig) {
-    const { clientPort, peerPort, dataDir, settings } = config;
-    const clientUrl = `http://127.0.0.1:${clientPort}`;
+    const { clientPort, peerPort, dataDir, settings, certificates } = config;
+    const clientUrl = `${certificates === undefined ? "http" : "https"}://127.0.0.1:${clientPort}`;
     const peerUrl = `http://127.0.0.1:${peerPort}`;
     super({
       name: `etcd:${config.memberName}:${clientPort}`,
@@ -74,6 +79,7 @@ export class EtcdServer extends ManagedServer {
         "--election-timeout", String(settings.electionTimeoutMs),
         "--logger", "zap",
         "--log-outputs", "stderr",
+        ...(certificates === undefined ? [] : tlsArgs(certificates)),
         ...settings.args,
       ],
       stopSignal: "SIGTERM",
@@ -84,7 +90,8 @@ export class EtcdServer extends ManagedServer {
     this.peerPort = peerPort;
     this.endpoint = clientUrl;
     this.endpoints = Object.freeze([clientUrl]);
-    this.url = `etcd://127.0.0.1:${clientPort}`;
+    this.url = `${certificates === undefined ? "etcd" : "etcds"}://127.0.0.1:${clientPort}`;
+    this.clientTls = certificates?.client;
   }
 
   /** Asks this member for its id, its view of the leader and the raft term. */
@@ -93,6 +100,7 @@ export class EtcdServer extends ManagedServer {
       method: "POST",
       body: {},
       timeoutMs,
+      tls: this.clientTls,
     })) as StatusResponse;
     const memberId = body.header?.member_id;
     if (memberId === undefined) throw new TestServerError(`${this.name} answered a status without member_id.`);
@@ -101,18 +109,30 @@ export class EtcdServer extends ManagedServer {
 
   /** Ready when `/health` says true, which etcd only does once the member has a leader. */
   protected override async probe(): Promise<boolean> {
-    const body = (await httpJson(`${this.endpoint}/health`, { timeoutMs: 1_000 })) as { health?: unknown };
+    const body = (await httpJson(`${this.endpoint}/health`, { timeoutMs: 1_000, tls: this.clientTls })) as { health?: unknown };
     return body.health === "true";
   }
+}
+
+function tlsArgs(certificates: EtcdCertificates): string[] {
+  // biome-ignore format: flag/value pairs read better one pair per line
+  return [
+    "--cert-file", certificates.serverCertFile,
+    "--key-file", certificates.serverKeyFile,
+    "--trusted-ca-file", certificates.caFile,
+    "--client-cert-auth",
+  ];
 }
 
 /** Starts a single-member etcd on free ports in a fresh temp dir. */
 export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdServer> {
   const settings = { ...DEFAULT_ETCD_OPTIONS, ...options };
-  const command = binaryPath(await ensureServerBinaries(["etcd"]), "etcd");
+  const binaries = await ensureServerBinaries(["etcd"]);
+  const command = binaryPath(binaries, "etcd");
   return retryOnAddressInUse(async () => {
     const [clientPort, peerPort] = (await allocatePorts(2)) as [number, number];
     const dataDir = await createTempDir("etcd");
+    const certificates = settings.tls ? await createEtcdCertificates(dataDir, binaryPath(binaries, "openssl")) : undefined;
     return startOrClose(
       new EtcdServer({
         memberName: "m0",
@@ -123,6 +143,7 @@ export async function startEtcd(options: EtcdOptions = {}): Promise<EtcdServer> 
         clusterToken: `distlock-${randomUUID()}`,
         command,
         settings,
+        certificates,
       }),
     );
   });

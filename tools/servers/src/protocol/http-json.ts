@@ -1,4 +1,5 @@
-import { request } from "node:http";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { TestServerError } from "../errors/test-server-error.js";
 
 /** Options of {@link httpJson}. */
@@ -9,6 +10,8 @@ export interface HttpJsonOptions {
   readonly body?: unknown;
   /** @default 2000 */
   readonly timeoutMs?: number;
+  /** For `https://` URLs: the CA to trust, and a client certificate and key to present. */
+  readonly tls?: { readonly ca: string; readonly cert?: string; readonly key?: string };
 }
 
 /** Makes one HTTP request without keep-alive and resolves with the parsed JSON body of a 2xx answer. */
@@ -16,9 +19,11 @@ export function httpJson(url: string, options: HttpJsonOptions = {}): Promise<un
   const timeoutMs = options.timeoutMs ?? 2_000;
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
+    const request = url.startsWith("https:") ? httpsRequest : httpRequest;
     const req = request(
       url,
       {
+        ...options.tls,
         method: options.method ?? "GET",
         agent: false,
         headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
