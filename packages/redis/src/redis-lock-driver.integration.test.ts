@@ -27,11 +27,7 @@ function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockPro
   return created;
 }
 
-/** How often the server ran a command so far (INFO commandstats). */
-async function calls(command: string): Promise<number> {
-  const info = String(await server.command("INFO", "commandstats"));
-  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
-}
+const calls = (command: string) => server.commandCalls(command);
 
 const key = (label: string) => `driver:${label}:${randomUUID()}`;
 

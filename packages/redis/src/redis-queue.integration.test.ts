@@ -24,12 +24,7 @@ const key = (label: string) => `queue:${label}:${randomUUID()}`;
 const tag = (k: string) => `{distlock:${k}}`;
 const elapse = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How often the server ran EVALSHA/EVAL so far (INFO commandstats). */
-async function scriptCalls(): Promise<number> {
-  const info = String(await server.command("INFO", "commandstats"));
-  const count = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
-  return count("evalsha") + count("eval");
-}
+const scriptCalls = () => server.commandCalls("evalsha", "eval");
 
 /** Queues a waiter that will never refresh or claim anything, as a crashed process leaves behind. */
 async function queueGhostWaiter(k: string, waiterLeaseMs: number, ttlMs: number): Promise<void> {

@@ -1,6 +1,5 @@
 export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
 export { createRedlockLockDriver } from "./create-redlock-lock-driver.js";
-export { CONFIRM_FENCE_SCRIPT } from "./fencing/confirm-fence-script.js";
 export { RedlockNode, type RedlockNodeConfig } from "./nodes/redlock-node.js";
 export { DEFAULT_REDLOCK_LOCK_OPTIONS, type RedlockLockProviderOptions, type RedlockLockSettings } from "./options/redlock-lock-provider-options.js";
 export { LeaseBudget, type LeaseBudgetConfig } from "./quorum/lease-budget.js";

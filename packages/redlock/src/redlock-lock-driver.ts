@@ -13,8 +13,8 @@ import {
   type ReleaseWatch,
 } from "@distlock/core";
 import { ACQUIRE_SCRIPT, FORCE_RELEASE_SCRIPT, INSPECT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT, RedisKeyLayout } from "@distlock/redis";
-import { CONFIRM_FENCE_SCRIPT } from "./fencing/confirm-fence-script.js";
-import { maxConfirmed, maxToken, parseStoredToken, type StoredToken } from "./fencing/stored-token.js";
+import { maxToken, parseStoredToken } from "./fencing/stored-token.js";
+import { TokenProposals } from "./fencing/token-proposals.js";
 import type { RedlockNode } from "./nodes/redlock-node.js";
 import type { RedlockLockSettings } from "./options/redlock-lock-provider-options.js";
 import { LeaseBudget } from "./quorum/lease-budget.js";
@@ -31,13 +31,23 @@ export interface RedlockLockDriverConfig {
 /** A lease this short cannot survive two round trips and the drift margin. */
 const MIN_TTL_MS = 50;
 
-/** A node that granted (or re-entered) the lock. */
-type GrantVote = { readonly node: RedlockNode; readonly vote: "for"; readonly token: StoredToken; readonly holdCount: number };
+/** How many times one `tryAcquire` proposes a higher token after a majority found its proposal outdated. */
+const MAX_OUTBIDS = 2;
 
-/** One node's answer to the acquire script; `pending` when a majority had granted before it answered. */
+/** An attempt whose token proposal was outdated on enough nodes to have cost it the majority: propose again at once. */
+const OUTBID = Symbol("outbid");
+
+/** A node that granted (or re-entered) the lock; `token` is what its hash stores, null without fencing. */
+type GrantVote = { readonly node: RedlockNode; readonly vote: "for"; readonly token: bigint | null; readonly holdCount: number };
+
+/**
+ * One node's answer to the acquire script: `outdated` when the lock was free there but the proposed token was not above
+ * the node's counter; `pending` when a majority had granted before it answered.
+ */
 type AcquireVote =
   | GrantVote
   | { readonly node: RedlockNode; readonly vote: "against"; readonly leftMs: number }
+  | { readonly node: RedlockNode; readonly vote: "outdated"; readonly counter: bigint }
   | { readonly node: RedlockNode; readonly vote: "error"; readonly error: unknown }
   | { readonly node: RedlockNode; readonly vote: "pending" };
 
@@ -54,6 +64,7 @@ export class RedlockLockDriver implements LockDriver {
   readonly #budget: LeaseBudget;
   /** How the latest attempt on each waited-on key went: when it began, and whether it split the vote. */
   readonly #attempts = new AttemptLog();
+  readonly #proposals = new TokenProposals();
 
   constructor(config: RedlockLockDriverConfig) {
     this.#nodes = config.nodes;
@@ -69,35 +80,9 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   async tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
-    const startedAt = monotonicNow();
-    this.#attempts.began(request.key, startedAt);
-    const { votes: decided, rest } = await this.#requestVotes(request);
-    const granted = decided.filter((vote): vote is GrantVote => vote.vote === "for");
-    if (granted.length < this.quorum) {
-      await this.#undo(request, decided);
-      return this.#refusal(request.key, decided.map(acquireOutcome), decided);
-    }
-    const reentered = granted.filter((vote) => vote.holdCount > 1);
-    // The token is confirmed while the slower nodes' votes are still coming in; a grant is handed out only once all are in.
-    const [fencingToken, late] = await Promise.all([
-      reentered.length === 0 ? this.#confirmFreshToken(request, decided, granted) : this.#reenteredToken(reentered),
-      rest,
-    ]);
-    const votes = [...decided.filter((vote) => vote.vote !== "pending"), ...late];
-    if (fencingToken === undefined) {
-      await this.#undo(request, votes);
-      this.#attempts.splitVote(request.key);
-      return { acquired: false, retryAfterMs: this.#jitterMs() };
-    }
-    if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
-      await this.#undo(request, votes);
-      throw new BackendUnavailableError(
-        "redlock",
-        `acquiring "${request.key}" took ${Math.round(monotonicNow() - startedAt)} ms, leaving no validity of its ${request.ttlMs} ms lease; it was released again (raise ttlMs or check the nodes' latency)`,
-      );
-    }
-    const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
-    return { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
+    let result = await this.#attempt(request);
+    for (let outbids = 0; result === OUTBID && outbids < MAX_OUTBIDS; outbids++) result = await this.#attempt(request);
+    return result === OUTBID ? { acquired: false, retryAfterMs: this.#jitterMs() } : result;
   }
 
   async watchReleases(key: string): Promise<ReleaseWatch> {
@@ -131,8 +116,14 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-    const replies = await this.#runEverywhere("release", RELEASE_SCRIPT, [this.layout.lockKey(key)], [ownerSecret, this.layout.releaseChannel(key)]);
-    const counts = replies.flatMap((reply) => (reply.ok && (reply.value as number[])[0] === 1 ? [Number((reply.value as number[])[1])] : []));
+    // Decided once a majority released, or too many did not hold it: the other nodes run it in order on their connections.
+    const { replies } = await this.#nodes.fanOutUntil(
+      (node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(key)], [ownerSecret, this.layout.releaseChannel(key)]),
+      this.#budget.bound("release"),
+      (answers) =>
+        answers.filter(releasedHere).length >= this.quorum || answers.filter((a) => a.ok && !releasedHere(a)).length > this.#nodes.nodes.length - this.quorum,
+    );
+    const counts = replies.flatMap((reply) => (releasedHere(reply) ? [Number((reply.value as number[])[1])] : []));
     const errors = replies.filter((reply) => !reply.ok).length;
     if (counts.length >= this.quorum) return { held: true, holdCount: this.#nodes.majorityValue(counts) ?? 0 };
     if (counts.length + errors < this.quorum) return { held: false, holdCount: 0 };
@@ -153,7 +144,7 @@ export class RedlockLockDriver implements LockDriver {
     }
     for (const [holder, states] of byHolder) {
       if (states.length < this.quorum) continue;
-      const fencingToken = this.#settings.fencing ? (maxConfirmed(states.map(([, , token]) => parseStoredToken(token))) ?? null) : null;
+      const fencingToken = this.#settings.fencing ? (maxToken(states.map(([, , token]) => parseStoredToken(token))) ?? null) : null;
       const holdCount = this.#nodes.majorityValue(states.map(([, count]) => count)) ?? 1;
       const ttlRemainingMs = Math.max(0, this.#nodes.majorityValue(states.map(([, , , left]) => left)) ?? 0);
       return { key, holder, holdCount, fencingToken, ttlRemainingMs };
@@ -190,10 +181,10 @@ export class RedlockLockDriver implements LockDriver {
    * Every node's vote, except that the decision does not wait once a majority granted alike (all fresh, or
    * a majority re-entered): `votes` then has the nodes still to answer as `pending`, and `rest` brings their votes.
    */
-  async #requestVotes(request: DriverAcquireRequest): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
+  async #requestVotes(request: DriverAcquireRequest, proposal: bigint | null): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
     const { key, ownerSecret, holder, ttlMs } = request;
     const keys = [this.layout.lockKey(key), this.layout.fenceKey(key)];
-    const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs)];
+    const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs), proposal?.toString() ?? ""];
     const { replies, pending, rest } = await this.#nodes.fanOutUntil(
       async (node) => toAcquireVote(node, await node.run("acquire", ACQUIRE_SCRIPT, keys, args)),
       this.#budget.bound("acquire", ttlMs),
@@ -206,61 +197,73 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   /**
-   * The token of a fresh acquisition: the largest counter value the granting nodes issued, written back
-   * (counter raised, token stored as confirmed) on a majority of nodes that still hold the lock for this
-   * owner. It asks a majority of the granting nodes first and the others only if one of those failed.
-   * Null without fencing; undefined when fewer than a majority confirmed (the attempt must be undone).
+   * One round: every node votes on the lock with the same proposed token. Granted once a majority granted alike and
+   * the validity is positive; the slower nodes' votes are not waited for (the owner holds those nodes too, or not).
    */
-  async #confirmFreshToken(request: DriverAcquireRequest, votes: readonly AcquireVote[], granted: readonly GrantVote[]): Promise<bigint | null | undefined> {
-    if (!this.#settings.fencing) return null;
-    const token = maxToken(granted.map((vote) => vote.token)) as bigint;
-    const keys = [this.layout.lockKey(request.key), this.layout.fenceKey(request.key)];
-    const args = [request.ownerSecret, token.toString()];
-    const bound = this.#budget.bound("acquire", request.ttlMs);
-    const confirm = (nodes: readonly RedlockNode[]) => this.#nodes.fanOut((node) => node.run("acquire", CONFIRM_FENCE_SCRIPT, keys, args), bound, nodes);
-    // Nodes whose acquire answer was lost or is still due may hold the lock as well, so they are the fallback's last candidates.
-    const targets = [...granted, ...votes.filter((vote) => vote.vote === "error" || vote.vote === "pending")].map((vote) => vote.node);
-    let replies = await confirm(targets.slice(0, this.quorum));
-    const isConfirmed = (reply: NodeReply<unknown>) => reply.ok && reply.value === 1;
-    if (!replies.every(isConfirmed)) replies = [...replies, ...(await confirm(targets.slice(this.quorum)))];
-    if (replies.filter(isConfirmed).length >= this.quorum) return token;
-    const asked = new Set(replies.map((reply) => reply.node));
-    const errors = replies.filter((reply) => !reply.ok).length + votes.filter((vote) => vote.vote === "error" && !asked.has(vote.node)).length;
-    if (this.#nodes.unreachable(errors)) {
+  async #attempt(request: DriverAcquireRequest): Promise<DriverAcquireResult | typeof OUTBID> {
+    const startedAt = monotonicNow();
+    this.#attempts.began(request.key, startedAt);
+    const proposal = this.#settings.fencing ? this.#proposals.next() : null;
+    const { votes, rest } = await this.#requestVotes(request, proposal);
+    const granted = votes.filter((vote): vote is GrantVote => vote.vote === "for");
+    if (granted.length < this.quorum) {
       await this.#undo(request, votes);
-      throw new QuorumNotReachedError(
-        "acquire",
-        this.quorum,
-        replies.map((reply) => replyOutcome(reply, (value) => value === 1)),
+      return this.#refusal(request.key, votes, granted.length);
+    }
+    const fencingToken = this.#grantToken(granted, proposal);
+    const allVotes = async () => [...votes.filter((vote) => vote.vote !== "pending"), ...(await rest)];
+    if (fencingToken === undefined) {
+      await this.#undo(request, await allVotes());
+      this.#attempts.splitVote(request.key);
+      return { acquired: false, retryAfterMs: this.#jitterMs() };
+    }
+    if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
+      await this.#undo(request, await allVotes());
+      throw new BackendUnavailableError(
+        "redlock",
+        `acquiring "${request.key}" took ${Math.round(monotonicNow() - startedAt)} ms, leaving no validity of its ${request.ttlMs} ms lease; it was released again (raise ttlMs or check the nodes' latency)`,
       );
     }
-    return undefined;
+    const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
+    return { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
   }
 
   /**
-   * The token of a re-entry: the confirmed token stored with the hold. A re-entry is only one when a majority
-   * of nodes already held the key for this owner; otherwise (undefined) the earlier hold lost its majority.
+   * The token of a majority grant: a fresh one gets the proposal, which every granting node stored; a re-entry keeps
+   * its hold's token, which is only one when a majority already held the key for this owner (undefined otherwise:
+   * the earlier hold lost its majority). Null without fencing.
    */
-  #reenteredToken(reentered: readonly GrantVote[]): bigint | null | undefined {
+  #grantToken(granted: readonly GrantVote[], proposal: bigint | null): bigint | null | undefined {
+    const reentered = granted.filter((vote) => vote.holdCount > 1);
+    if (reentered.length === 0) {
+      if (proposal !== null) this.#proposals.raiseAbove(proposal);
+      return proposal;
+    }
     if (reentered.length < this.quorum) return undefined;
-    if (!this.#settings.fencing) return null;
-    return maxConfirmed(reentered.map((vote) => vote.token));
+    return this.#settings.fencing ? (maxToken(reentered.map((vote) => vote.token)) ?? null) : null;
   }
 
   /** Drops this attempt's level on every node that did not refuse, including those whose answer was lost (one connection keeps the order). */
   async #undo(request: DriverAcquireRequest, votes: readonly AcquireVote[]): Promise<void> {
-    const targets = votes.filter((vote) => vote.vote !== "against").map((vote) => vote.node);
+    const targets = votes.filter((vote) => vote.vote !== "against" && vote.vote !== "outdated").map((vote) => vote.node);
     if (targets.length === 0) return;
     const args = [request.ownerSecret, this.layout.releaseChannel(request.key)];
     const bound = this.#budget.bound("release");
     await this.#nodes.fanOut((node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(request.key)], args), bound, targets);
   }
 
-  /** A failed attempt: too many nodes down → QUORUM_NOT_REACHED; held by a majority → wait for its lease; a split vote → jittered retry. */
-  #refusal(key: string, outcomes: readonly NodeOutcome[], votes: readonly AcquireVote[]): DriverRefused {
+  /**
+   * A failed attempt: too many nodes down → QUORUM_NOT_REACHED; held by a majority → wait for its lease; outdated
+   * proposals that cost the majority → propose above the nodes' counters at once; a split vote → jittered retry.
+   */
+  #refusal(key: string, votes: readonly AcquireVote[], granted: number): DriverRefused | typeof OUTBID {
+    const outcomes = votes.map(acquireOutcome);
     if (this.#nodes.unreachable(outcomes.filter((o) => o.vote === "error").length)) throw new QuorumNotReachedError("acquire", this.quorum, outcomes);
     const leases = votes.flatMap((vote) => (vote.vote === "against" ? [vote.leftMs] : []));
     if (leases.length >= this.quorum) return { acquired: false, retryAfterMs: Math.max(1, ...leases) };
+    const outdated = votes.flatMap((vote) => (vote.vote === "outdated" ? [vote.counter] : []));
+    for (const counter of outdated) this.#proposals.raiseAbove(counter);
+    if (outdated.length > 0 && granted + outdated.length >= this.quorum) return OUTBID;
     this.#attempts.splitVote(key);
     return { acquired: false, retryAfterMs: this.#jitterMs() };
   }
@@ -293,14 +296,19 @@ export class RedlockLockDriver implements LockDriver {
   }
 }
 
+function releasedHere(reply: NodeReply<unknown>): reply is Extract<NodeReply<unknown>, { ok: true }> {
+  return reply.ok && (reply.value as number[])[0] === 1;
+}
+
 function replyVote(reply: NodeReply<AcquireVote>): AcquireVote {
   return reply.ok ? reply.value : { node: reply.node, vote: "error", error: reply.error };
 }
 
 function toAcquireVote(node: RedlockNode, value: unknown): AcquireVote {
   const answer = value as unknown[];
-  if (answer[0] !== 1) return { node, vote: "against", leftMs: Number(answer[1]) };
-  return { node, vote: "for", token: parseStoredToken(answer[1]), holdCount: Number(answer[2]) };
+  if (answer[0] === 1) return { node, vote: "for", token: parseStoredToken(answer[1]), holdCount: Number(answer[2]) };
+  if (answer[0] === -1) return { node, vote: "outdated", counter: BigInt(String(answer[1])) };
+  return { node, vote: "against", leftMs: Number(answer[1]) };
 }
 
 /** True when a majority granted fresh with no re-entry among the answers, or a majority re-entered: the rest cannot change the outcome. */
@@ -318,6 +326,7 @@ function grantedAlike(answers: readonly NodeReply<AcquireVote>[], quorum: number
 /** A refused attempt's vote as reported; `pending` only follows a majority grant, so it is reported as no answer. */
 function acquireOutcome(vote: AcquireVote): NodeOutcome {
   if (vote.vote === "pending") return toOutcome(vote.node, "error", new Error("no answer yet"));
+  if (vote.vote === "outdated") return toOutcome(vote.node, "against");
   return toOutcome(vote.node, vote.vote, vote.vote === "error" ? vote.error : undefined);
 }
 

@@ -1,22 +1,30 @@
-import { NEXT_TOKEN, NOW_US } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
  * Takes or re-enters a lock, ignoring any wait queue (Redlock's per-node vote). KEYS: lock hash, fencing counter.
- * ARGV: owner secret, holder label, ttl ms. Returns {1, token, holdCount, ttlMs} when granted, {0, holder's remaining ttl ms}
- * when refused. Tokens come from `next_token` (see lua-functions.ts).
+ * ARGV: owner secret, holder label, ttl ms, proposed token (a decimal integer string, or "" without fencing).
+ * A free lock is granted only with a proposed token above the node's never-expiring counter, which is raised to it:
+ * every node that grants stores the same token. Returns {1, token, holdCount, ttlMs} when granted or re-entered (a
+ * re-entry keeps its token), {0, holder's remaining ttl ms} when held by another owner, {-1, counter} when the lock is
+ * free but the proposal is not above the counter (nothing changed).
  */
 export const ACQUIRE_SCRIPT = new RedisScript(
   "distlock:acquire",
-  `${NOW_US}${NEXT_TOKEN}
-local hold = redis.call("HMGET", KEYS[1], "owner", "token")
-local owner = hold[1]
+  `
+local owner = redis.call("HGET", KEYS[1], "owner")
 local ttl = tonumber(ARGV[3])
 if not owner then
-  local token = next_token(KEYS[2], now_us())
-  redis.call("HSET", KEYS[1], "owner", ARGV[1], "holder", ARGV[2], "count", 1, "token", token)
+  local proposed = ARGV[4]
+  if proposed ~= "" then
+    local last = redis.call("SET", KEYS[2], proposed, "GET")
+    if last and (#last > #proposed or (#last == #proposed and last >= proposed)) then
+      redis.call("SET", KEYS[2], last)
+      return {-1, last}
+    end
+  end
+  redis.call("HSET", KEYS[1], "owner", ARGV[1], "holder", ARGV[2], "count", 1, "token", proposed)
   redis.call("PEXPIRE", KEYS[1], ttl)
-  return {1, token, 1, ttl}
+  return {1, proposed, 1, ttl}
 end
 if owner == ARGV[1] then
   local count = redis.call("HINCRBY", KEYS[1], "count", 1)
@@ -25,7 +33,7 @@ if owner == ARGV[1] then
     redis.call("PEXPIRE", KEYS[1], ttl)
     left = ttl
   end
-  return {1, hold[2], count, left}
+  return {1, redis.call("HGET", KEYS[1], "token"), count, left}
 end
 return {0, redis.call("PTTL", KEYS[1])}
 `,

@@ -73,6 +73,12 @@ export class RedisServer extends ManagedServer {
     return redisCommand(this.port, args);
   }
 
+  /** How often this server ran the named commands so far, summed (INFO commandstats), e.g. `commandCalls("evalsha", "eval")`. */
+  async commandCalls(...names: string[]): Promise<number> {
+    const info = String(await this.command("INFO", "commandstats"));
+    return names.reduce((sum, name) => sum + Number(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, "m").exec(info)?.[1] ?? 0), 0);
+  }
+
   /** Ready when INFO answers from this very process (not from whoever else holds the port). */
   protected override async probe(pid: number): Promise<boolean> {
     const info = await redisCommand(this.port, ["INFO", "server"], 1_000);
