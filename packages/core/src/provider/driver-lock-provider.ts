@@ -48,10 +48,12 @@ export class DriverLockProvider implements LockProvider {
   }
 
   async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
-    const { request, settings } = this.#prepare(key, options);
+    const { request, settings, newOwner } = this.#prepare(key, options);
     const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
     try {
-      const fresh = await this.#firstAttempt(request, waiting.scope);
+      // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
+      const joinsLine = newOwner && settings.waitMs !== 0 && this.#queue.has(key);
+      const fresh = joinsLine ? undefined : await this.#firstAttempt(request, waiting.scope);
       if (fresh !== undefined) return this.#grant(request, fresh, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
       for (;;) {
@@ -116,13 +118,14 @@ export class DriverLockProvider implements LockProvider {
     const settings = validateAcquireOptions(options);
     this.#assertOpen();
     settings.signal?.throwIfAborted();
+    const knownOwner = settings.owner ?? currentOwnerSecret();
     const request: DriverAcquireRequest = {
       key,
-      ownerSecret: settings.owner ?? currentOwnerSecret() ?? newOwnerSecret(),
+      ownerSecret: knownOwner ?? newOwnerSecret(),
       holder: this.#holder,
       ttlMs: roundTtl(settings.ttlMs ?? DEFAULT_TTL_MS, this.capabilities),
     };
-    return { request, settings };
+    return { request, settings, newOwner: knownOwner === undefined };
   }
 
   async #attempt(request: DriverAcquireRequest) {

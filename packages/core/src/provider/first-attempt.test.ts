@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { DriverAcquireRequest } from "../driver/lock-driver.js";
 import { LockError } from "../errors/lock-error.js";
 import { MemoryLockDriver } from "../memory/memory-lock-driver.js";
@@ -16,6 +16,20 @@ class SlowAcquireDriver extends MemoryLockDriver {
 
   override async tryAcquire(request: DriverAcquireRequest) {
     await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    return super.tryAcquire(request);
+  }
+}
+
+/** A memory backend without native waiting (release notifications, like Redlock), counting attempts per owner. */
+class CountingDriver extends MemoryLockDriver {
+  readonly attempts = new Map<string, number>();
+
+  constructor(store: MemoryLockStore) {
+    super(store, "notify");
+  }
+
+  override async tryAcquire(request: DriverAcquireRequest) {
+    this.attempts.set(request.ownerSecret, (this.attempts.get(request.ownerSecret) ?? 0) + 1);
     return super.tryAcquire(request);
   }
 }
@@ -60,6 +74,38 @@ describe("the first attempt of acquire", () => {
   it("with waitMs 0 is one attempt that is allowed to finish", async () => {
     const provider = new DriverLockProvider(new SlowAcquireDriver(new MemoryLockStore(), 50));
     expect((await provider.acquire("k", { waitMs: 0 })).holdCount).toBe(1);
+    await provider.close();
+  });
+
+  it("is skipped by a new owner while others in this process wait for the key: it queues behind them", async () => {
+    const driver = new CountingDriver(new MemoryLockStore());
+    const provider = new DriverLockProvider(driver);
+    const holder = await provider.acquire("k", { owner: "holder" });
+    const first = provider.acquire("k", { owner: "first-waiter" });
+    await vi.waitFor(() => expect(driver.attempts.get("first-waiter")).toBe(2));
+    const before = [...driver.attempts.values()].reduce((sum, n) => sum + n, 0);
+    const second = provider.acquire("k");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([...driver.attempts.values()].reduce((sum, n) => sum + n, 0)).toBe(before);
+    await holder.release();
+    const firstLock = await first;
+    expect(firstLock.holdCount).toBe(1);
+    await firstLock.release();
+    expect((await second).holdCount).toBe(1);
+    await provider.close();
+  });
+
+  it("is still made by a known owner while others wait, so an owner holding the key re-enters instead of queueing behind them", async () => {
+    const provider = new DriverLockProvider(new CountingDriver(new MemoryLockStore()));
+    const lock = await provider.acquire("k", { owner: "holder" });
+    const waiter = provider.acquire("k", { waitMs: 5_000 });
+    waiter.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = await provider.acquire("k", { owner: "holder", waitMs: 1_000 });
+    expect(again.holdCount).toBe(2);
+    await again.release();
+    await lock.release();
+    await (await waiter).release();
     await provider.close();
   });
 });

@@ -15,6 +15,11 @@ interface Entry {
 export class LocalWaitQueue {
   readonly #lines = new Map<string, Entry[]>();
 
+  /** True while anyone waits in (or heads) the line for `key`. */
+  has(key: string): boolean {
+    return this.#lines.has(key);
+  }
+
   enter(key: string): WaitTicket {
     const line = this.#lines.get(key) ?? [];
     if (line.length === 0) this.#lines.set(key, line);
