@@ -26,6 +26,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           keyPrefix: "bench:uncontended:",
           iterations: 3_000,
           warmUp: 300,
+          rounds: 6,
           counter: new ServerCounters(target),
           notes: ["- server cmds/op counts every command the server ran (script-internal calls included), from INFO stats."],
         }),

@@ -14,7 +14,7 @@ import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock, LockCapabilities, LockProvider, LockState } from "../types.js";
 import { Hold } from "./hold.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
-import { LocalWaitQueue } from "./local-wait-queue.js";
+import { LocalWaitQueue, type WaitTicket } from "./local-wait-queue.js";
 import { type HoldOperations, LockHandle } from "./lock-handle.js";
 import { pollUntilGranted } from "./poll-until-granted.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
@@ -33,6 +33,8 @@ export class DriverLockProvider implements LockProvider {
   readonly #driver: LockDriver;
   readonly #holder: string;
   readonly #holds = new Map<string, Hold>();
+  /** The latest hold of each key in this provider (one owner holds a key at a time). */
+  readonly #holdByKey = new Map<string, Hold>();
   readonly #scheduler: RenewalScheduler;
   readonly #queue = new LocalWaitQueue();
   readonly #waits = new Set<WaitScope>();
@@ -50,18 +52,21 @@ export class DriverLockProvider implements LockProvider {
   async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
     const { request, settings, newOwner } = this.#prepare(key, options);
     const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
+    let ticket: WaitTicket | undefined;
     try {
       // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
       const joinsLine = newOwner && settings.waitMs !== 0 && this.#queue.has(key);
       const fresh = joinsLine ? undefined : await this.#firstAttempt(request, waiting.scope);
       if (fresh !== undefined) return this.#grant(request, fresh, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
+      // The place in this process's line is kept until the grant is a hold here, so the next in line sees it held.
+      ticket = this.#driver.acquire ? undefined : this.#queue.enter(key);
       for (;;) {
         // The wait honours the signal itself and cleans up (queue entries, late grants) before it rejects.
         const granted = await this.#call("acquire", () =>
           this.#driver.acquire
             ? this.#driver.acquire(request, { signal: waiting.scope.signal })
-            : pollUntilGranted(this.#driver, request, waiting.scope.signal, this.#queue),
+            : pollUntilGranted(this.#driver, request, waiting.scope.signal, ticket as WaitTicket, (held) => this.#heldHereMs(held)),
         );
         const confirmed = waiting.scope.aborted ? undefined : await this.#confirmFresh(request, granted);
         if (waiting.scope.aborted) {
@@ -73,6 +78,7 @@ export class DriverLockProvider implements LockProvider {
     } catch (error) {
       throw waiting.scope.aborted ? waiting.scope.reason : error;
     } finally {
+      ticket?.leave();
       waiting.dispose();
     }
   }
@@ -186,6 +192,7 @@ export class DriverLockProvider implements LockProvider {
       };
       hold = new Hold(init, (ended) => this.#forget(id, ended));
       this.#holds.set(id, hold);
+      this.#holdByKey.set(request.key, hold);
       this.#scheduler.add(hold);
     }
     hold.openHandles += 1;
@@ -198,6 +205,7 @@ export class DriverLockProvider implements LockProvider {
    * a key alive; `detached` says an earlier try already let go.
    */
   async #release(hold: Hold, detached: boolean): Promise<void> {
+    if (hold.openHandles <= 1) hold.releasing = true;
     const letGo = () => {
       if (detached) return;
       detached = true;
@@ -235,7 +243,14 @@ export class DriverLockProvider implements LockProvider {
 
   #forget(id: string, hold: Hold): void {
     if (this.#holds.get(id) === hold) this.#holds.delete(id);
+    if (this.#holdByKey.get(hold.key) === hold) this.#holdByKey.delete(hold.key);
     this.#scheduler.remove(hold);
+  }
+
+  /** How long a hold of `key` in this provider that is not being released still lasts, in ms; undefined when there is none. */
+  #heldHereMs(key: string): number | undefined {
+    const hold = this.#holdByKey.get(key);
+    return hold === undefined || hold.releasing || !hold.active ? undefined : hold.validUntil - monotonicNow();
   }
 
   /** One scope for a caller's wait: their own signal, `close()`, and the `timeoutMs` budget (a `LockTimeoutError`). */

@@ -82,7 +82,8 @@ describe("the first attempt of acquire", () => {
     const provider = new DriverLockProvider(driver);
     const holder = await provider.acquire("k", { owner: "holder" });
     const first = provider.acquire("k", { owner: "first-waiter" });
-    await vi.waitFor(() => expect(driver.attempts.get("first-waiter")).toBe(2));
+    await vi.waitFor(() => expect(driver.attempts.get("first-waiter")).toBe(1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     const before = [...driver.attempts.values()].reduce((sum, n) => sum + n, 0);
     const second = provider.acquire("k");
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -106,6 +107,26 @@ describe("the first attempt of acquire", () => {
     await again.release();
     await lock.release();
     await (await waiter).release();
+    await provider.close();
+  });
+
+  it("of a waiter whose turn comes while its predecessor holds the key here waits for that release first", async () => {
+    const driver = new CountingDriver(new MemoryLockStore());
+    const provider = new DriverLockProvider(driver);
+    const holder = await provider.acquire("k", { owner: "holder" });
+    const first = provider.acquire("k", { owner: "first" });
+    const second = provider.acquire("k", { owner: "second" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Each made its own first attempt; first in line, "first" sent no retry while "holder" holds the key here.
+    expect([driver.attempts.get("first"), driver.attempts.get("second")]).toEqual([1, 1]);
+    await holder.release();
+    const firstLock = await first;
+    // "second" is now first in line while "first" holds the key in this very provider: no attempt is sent.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(driver.attempts.get("second")).toBe(1);
+    await firstLock.release();
+    expect((await second).holdCount).toBe(1);
+    expect(driver.attempts.get("second")).toBe(2);
     await provider.close();
   });
 });

@@ -11,6 +11,8 @@ export class Hold {
   autoRenew: boolean;
   /** Lock handles of this hold not yet released. */
   openHandles = 0;
+  /** True once the last handle's release was sent: the key is about to be free, and its release may already be announced. */
+  releasing = false;
   #validUntil: number;
   #renewAt: number;
   /** Armed only while someone may listen to `signal`; everything else checks the deadline when it reads the state. */

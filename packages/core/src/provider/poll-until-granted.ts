@@ -3,19 +3,29 @@ import { stampGrant } from "../driver/stamp-grant.js";
 import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS } from "../options/defaults.js";
 import { abortableSleep } from "../time/abortable-sleep.js";
 import { monotonicNow } from "../time/monotonic.js";
-import type { LocalWaitQueue } from "./local-wait-queue.js";
+import type { WaitTicket } from "./local-wait-queue.js";
 
 /**
- * Waits for a driver without native queues: first in this process's line, then retries on each
+ * Waits for a driver without native queues: first for `ticket`'s turn in this process's line (the caller leaves it), then retries on each
  * release notification (or jittered backoff without one), every sleep bounded by the holder's lease.
+ * `heldHereMs(key)` is how long a hold of the key in this process still lasts (undefined without one).
  */
-export async function pollUntilGranted(driver: LockDriver, request: DriverAcquireRequest, signal: AbortSignal, queue: LocalWaitQueue): Promise<DriverGranted> {
-  const ticket = queue.enter(request.key);
+export async function pollUntilGranted(
+  driver: LockDriver,
+  request: DriverAcquireRequest,
+  signal: AbortSignal,
+  ticket: WaitTicket,
+  heldHereMs: (key: string) => number | undefined,
+): Promise<DriverGranted> {
   let watch: ReleaseWatch | undefined;
   try {
     await ticket.turn(signal);
     signal.throwIfAborted();
     watch = await driver.watchReleases?.(request.key);
+    // Often the line's previous head has just won the key: an attempt now is sure to fail, so the first
+    // one waits for a release the watch (already listening) sees, as the other processes' waiters do.
+    const localHoldMs = watch === undefined ? undefined : heldHereMs(request.key);
+    if (watch !== undefined && localHoldMs !== undefined) await watch.next(Math.max(1, localHoldMs), signal);
     let backoffMs = MIN_POLL_INTERVAL_MS;
     for (;;) {
       signal.throwIfAborted();
@@ -32,6 +42,5 @@ export async function pollUntilGranted(driver: LockDriver, request: DriverAcquir
     }
   } finally {
     watch?.close();
-    ticket.leave();
   }
 }
