@@ -197,8 +197,8 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   /**
-   * One round: every node votes on the lock with the same proposed token. Granted once a majority granted alike and
-   * the validity is positive; the slower nodes' votes are not waited for (the owner holds those nodes too, or not).
+   * One round: every node votes on the lock with the same proposed token. Granted when a majority granted alike and
+   * the validity is still positive once every node answered (or timed out).
    */
   async #attempt(request: DriverAcquireRequest): Promise<DriverAcquireResult | typeof OUTBID> {
     const startedAt = monotonicNow();
@@ -211,14 +211,21 @@ export class RedlockLockDriver implements LockDriver {
       return this.#refusal(request.key, votes, granted.length);
     }
     const fencingToken = this.#grantToken(granted, proposal);
-    const allVotes = async () => [...votes.filter((vote) => vote.vote !== "pending"), ...(await rest)];
+    // Handed out only once the slower nodes voted too: an owner then holds every node it could get, so losing a
+    // minority's copies early (clock drift) still leaves it a majority, and no acquire of it is left in flight.
+    const everyVote = [...votes.filter((vote) => vote.vote !== "pending"), ...(await rest)];
     if (fencingToken === undefined) {
-      await this.#undo(request, await allVotes());
+      await this.#undo(request, everyVote);
+      this.#attempts.splitVote(request.key);
+      return { acquired: false, retryAfterMs: this.#jitterMs() };
+    }
+    if (!(await this.#stillHeld(request, everyVote))) {
+      await this.#undo(request, everyVote);
       this.#attempts.splitVote(request.key);
       return { acquired: false, retryAfterMs: this.#jitterMs() };
     }
     if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
-      await this.#undo(request, await allVotes());
+      await this.#undo(request, everyVote);
       throw new BackendUnavailableError(
         "redlock",
         `acquiring "${request.key}" took ${Math.round(monotonicNow() - startedAt)} ms, leaving no validity of its ${request.ttlMs} ms lease; it was released again (raise ttlMs or check the nodes' latency)`,
@@ -226,6 +233,20 @@ export class RedlockLockDriver implements LockDriver {
     }
     const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
     return { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
+  }
+
+  /**
+   * A grant that other owners contested (some node voted against or outdated) is checked once more before it is
+   * handed out: a majority of the granting nodes must still hold it. With a bare majority, one node that dropped its
+   * copy early (clock drift) would leave the owner without a majority from the start. Uncontended grants skip this.
+   */
+  async #stillHeld(request: DriverAcquireRequest, votes: readonly AcquireVote[]): Promise<boolean> {
+    if (votes.every((vote) => vote.vote === "for" || vote.vote === "error")) return true;
+    const granting = votes.filter((vote) => vote.vote === "for").map((vote) => vote.node);
+    const args = [request.ownerSecret, this.#budget.leaseMs(request.ttlMs)];
+    const keys = [this.layout.lockKey(request.key)];
+    const replies = await this.#nodes.fanOut((node) => node.run("acquire", RENEW_SCRIPT, keys, args), this.#budget.bound("acquire", request.ttlMs), granting);
+    return replies.filter((reply) => reply.ok && (reply.value as number[])[0] === 1).length >= this.quorum;
   }
 
   /**
