@@ -120,8 +120,7 @@ export class RedlockLockDriver implements LockDriver {
     const { replies } = await this.#nodes.fanOutUntil(
       (node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(key)], [ownerSecret, this.layout.releaseChannel(key)]),
       this.#budget.bound("release"),
-      (answers) =>
-        answers.filter(releasedHere).length >= this.quorum || answers.filter((a) => a.ok && !releasedHere(a)).length > this.#nodes.nodes.length - this.quorum,
+      (answers) => answers.filter(releasedHere).length >= this.quorum || this.#nodes.unreachable(answers.filter((a) => a.ok && !releasedHere(a)).length),
     );
     const counts = replies.flatMap((reply) => (releasedHere(reply) ? [Number((reply.value as number[])[1])] : []));
     const errors = replies.filter((reply) => !reply.ok).length;
@@ -178,8 +177,9 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   /**
-   * Every node's vote, except that the decision does not wait once a majority granted alike (all fresh, or
-   * a majority re-entered): `votes` then has the nodes still to answer as `pending`, and `rest` brings their votes.
+   * The votes that decide the attempt: once a majority granted alike (all fresh, or a majority re-entered) the later
+   * answers cannot change the outcome, so `votes` has the nodes still to answer as `pending` and `rest` brings their
+   * votes (awaited before a grant is handed out, see `#attempt`).
    */
   async #requestVotes(request: DriverAcquireRequest, proposal: bigint | null): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
     const { key, ownerSecret, holder, ttlMs } = request;

@@ -24,7 +24,7 @@ export async function pollUntilGranted(
     watch = await driver.watchReleases?.(request.key);
     // Often the line's previous head has just won the key: an attempt now is sure to fail, so the first
     // one waits for a release the watch (already listening) sees, as the other processes' waiters do.
-    const localHoldMs = watch === undefined ? undefined : heldHereMs(request.key);
+    const localHoldMs = heldHereMs(request.key);
     if (watch !== undefined && localHoldMs !== undefined) await watch.next(Math.max(1, localHoldMs), signal);
     let backoffMs = MIN_POLL_INTERVAL_MS;
     for (;;) {
