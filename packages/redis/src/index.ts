@@ -7,7 +7,8 @@ export { DEFAULT_REDIS_LOCK_OPTIONS, type RedisLockProviderOptions, type RedisLo
 export { booleanSetting, numberSetting, prefixSetting, type SettingCheck, validateSettings } from "./options/setting-checks.js";
 export { RedisLockDriver, type RedisLockDriverConfig } from "./redis-lock-driver.js";
 export { RedisLockProvider } from "./redis-lock-provider.js";
-export { ACQUIRE_SCRIPT, FORCE_RELEASE_SCRIPT, INSPECT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+export { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+export { NOW_US } from "./scripts/lua-functions.js";
 export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";
 export { ReleaseLatch } from "./waiting/release-latch.js";

@@ -2,8 +2,10 @@ import {
   BackendUnavailableError,
   type DriverAcquireRequest,
   type DriverAcquireResult,
+  type DriverGranted,
   type DriverRefused,
   type DriverRenewal,
+  type DriverWait,
   type LockCapabilities,
   type LockDriver,
   type LockState,
@@ -12,15 +14,16 @@ import {
   QuorumNotReachedError,
   type ReleaseWatch,
 } from "@distlock/core";
-import { ACQUIRE_SCRIPT, FORCE_RELEASE_SCRIPT, INSPECT_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT, RedisKeyLayout } from "@distlock/redis";
+import { INSPECT_SCRIPT, RENEW_SCRIPT, RedisKeyLayout, type RedisScript } from "@distlock/redis";
 import { maxToken, parseStoredToken } from "./fencing/stored-token.js";
 import { TokenProposals } from "./fencing/token-proposals.js";
 import type { RedlockNode } from "./nodes/redlock-node.js";
 import type { RedlockLockSettings } from "./options/redlock-lock-provider-options.js";
 import { LeaseBudget } from "./quorum/lease-budget.js";
 import { type NodeReply, type NodeSet, toOutcome } from "./quorum/node-set.js";
-import { AttemptLog } from "./waiting/attempt-log.js";
+import { LEAVE_QUORUM_QUEUE_SCRIPT, QUORUM_ACQUIRE_SCRIPT, QUORUM_FORCE_RELEASE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "./scripts/quorum-lock-scripts.js";
 import { QuorumReleaseWatch } from "./waiting/quorum-release-watch.js";
+import { type QueuePlace, waitInQuorumQueue } from "./waiting/wait-in-quorum-queue.js";
 
 /** What a `RedlockLockDriver` runs on. */
 export interface RedlockLockDriverConfig {
@@ -52,8 +55,9 @@ type AcquireVote =
   | { readonly node: RedlockNode; readonly vote: "pending" };
 
 /**
- * Redlock over independent Redis masters, reusing the Redis backend's scripts on each node: a key is held
- * while a majority of nodes hold it and the validity (lease − elapsed − drift) is positive.
+ * Redlock over independent Redis masters: a key is held while a majority of nodes hold it and the validity
+ * (lease − elapsed − drift) is positive. Waiters queue on every node in one order (by ticket); a release announces
+ * the first waiter, so only it retries.
  */
 export class RedlockLockDriver implements LockDriver {
   readonly backend = "redlock";
@@ -62,8 +66,6 @@ export class RedlockLockDriver implements LockDriver {
   readonly #nodes: NodeSet;
   readonly #settings: RedlockLockSettings;
   readonly #budget: LeaseBudget;
-  /** How the latest attempt on each waited-on key went: when it began, and whether it split the vote. */
-  readonly #attempts = new AttemptLog();
   readonly #proposals = new TokenProposals();
 
   constructor(config: RedlockLockDriverConfig) {
@@ -71,7 +73,7 @@ export class RedlockLockDriver implements LockDriver {
     this.#settings = Object.freeze({ ...config.settings });
     this.#budget = new LeaseBudget(this.#settings);
     this.layout = new RedisKeyLayout(this.#settings.prefix);
-    this.capabilities = Object.freeze({ fencing: this.#settings.fencing, fifo: false, serverClock: false, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+    this.capabilities = Object.freeze({ fencing: this.#settings.fencing, fifo: true, serverClock: false, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
   }
 
   /** The node set's majority size. */
@@ -79,25 +81,21 @@ export class RedlockLockDriver implements LockDriver {
     return this.#nodes.quorum;
   }
 
-  async tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
-    let result = await this.#attempt(request);
-    for (let outbids = 0; result === OUTBID && outbids < MAX_OUTBIDS; outbids++) result = await this.#attempt(request);
-    return result === OUTBID ? { acquired: false, retryAfterMs: this.#jitterMs() } : result;
+  tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    return this.#tryAcquire(request, undefined);
   }
 
-  async watchReleases(key: string): Promise<ReleaseWatch> {
-    const channel = this.layout.releaseChannel(key);
-    const replies = await this.#nodes.fanOut((node) => node.watch(channel));
-    const sources = replies.flatMap((reply) => (reply.ok ? [{ watch: reply.value, isClosed: () => reply.node.closed }] : []));
-    const unsubscribed = replies.length - sources.length;
-    const { lastAttemptAt, takeSplitVote, unwatch } = this.#attempts.watch(key);
-    return new QuorumReleaseWatch(sources, {
-      needed: Math.max(1, this.quorum - unsubscribed),
-      incomplete: unsubscribed > 0,
-      lastAttemptAt,
-      takeSplitVote,
-      onClose: unwatch,
-    });
+  acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
+    return waitInQuorumQueue(
+      {
+        attempt: (place) => this.#tryAcquire(request, place),
+        watchTurn: (place, lastAttemptAt) => this.#watchTurn(request.key, place, lastAttemptAt),
+        leave: (place) => this.#leave(request.key, place),
+        waiterLeaseMs: this.#settings.waiterLeaseMs,
+      },
+      request.ttlMs,
+      wait.signal,
+    );
   }
 
   async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
@@ -118,7 +116,7 @@ export class RedlockLockDriver implements LockDriver {
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
     // Decided once a majority released, or too many did not hold it: the other nodes run it in order on their connections.
     const { replies } = await this.#nodes.fanOutUntil(
-      (node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(key)], [ownerSecret, this.layout.releaseChannel(key)]),
+      (node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.#queueKeys(key), [ownerSecret, this.layout.releaseChannel(key)]),
       this.#budget.bound("release"),
       (answers) => answers.filter(releasedHere).length >= this.quorum || this.#nodes.unreachable(answers.filter((a) => a.ok && !releasedHere(a)).length),
     );
@@ -159,7 +157,7 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   async forceRelease(key: string): Promise<boolean> {
-    const replies = await this.#runEverywhere("forceRelease", FORCE_RELEASE_SCRIPT, [this.layout.lockKey(key)], [this.layout.releaseChannel(key)]);
+    const replies = await this.#runEverywhere("forceRelease", QUORUM_FORCE_RELEASE_SCRIPT, this.#queueKeys(key), [this.layout.releaseChannel(key)]);
     if (replies.some((reply) => reply.ok && reply.value === 1)) return true;
     const errors = replies.filter((reply) => !reply.ok).length;
     if (this.#nodes.unreachable(errors))
@@ -181,12 +179,16 @@ export class RedlockLockDriver implements LockDriver {
    * answers cannot change the outcome, so `votes` has the nodes still to answer as `pending` and `rest` brings their
    * votes (awaited before a grant is handed out, see `#attempt`).
    */
-  async #requestVotes(request: DriverAcquireRequest, proposal: bigint | null): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
+  async #requestVotes(
+    request: DriverAcquireRequest,
+    proposal: bigint | null,
+    place: QueuePlace | undefined,
+  ): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
     const { key, ownerSecret, holder, ttlMs } = request;
-    const keys = [this.layout.lockKey(key), this.layout.fenceKey(key)];
-    const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs), proposal?.toString() ?? ""];
+    const keys = this.layout.queueScriptKeys(key);
+    const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs), proposal?.toString() ?? "", ...placeArgs(place)];
     const { replies, pending, rest } = await this.#nodes.fanOutUntil(
-      async (node) => toAcquireVote(node, await node.run("acquire", ACQUIRE_SCRIPT, keys, args)),
+      async (node) => toAcquireVote(node, await node.run("acquire", QUORUM_ACQUIRE_SCRIPT, keys, args)),
       this.#budget.bound("acquire", ttlMs),
       (answers) => grantedAlike(answers, this.quorum),
     );
@@ -196,42 +198,45 @@ export class RedlockLockDriver implements LockDriver {
     };
   }
 
+  /** One attempt, proposing again at once (at most `MAX_OUTBIDS` times) while outdated proposals cost it the majority. */
+  async #tryAcquire(request: DriverAcquireRequest, place: QueuePlace | undefined): Promise<DriverAcquireResult> {
+    let result = await this.#attempt(request, place);
+    for (let outbids = 0; result === OUTBID && outbids < MAX_OUTBIDS; outbids++) result = await this.#attempt(request, place);
+    return result === OUTBID ? { acquired: false, retryAfterMs: this.#jitterMs() } : result;
+  }
+
   /**
-   * One round: every node votes on the lock with the same proposed token. Granted when a majority granted alike and
-   * the validity is still positive once every node answered (or timed out).
+   * One round: every node votes on the lock with the same proposed token (a waiter's `place` joins the queue where it
+   * is refused). Granted when a majority granted alike and the validity is still positive once every node answered (or
+   * timed out); a granted waiter then leaves the queues it is still in.
    */
-  async #attempt(request: DriverAcquireRequest): Promise<DriverAcquireResult | typeof OUTBID> {
+  async #attempt(request: DriverAcquireRequest, place: QueuePlace | undefined): Promise<DriverAcquireResult | typeof OUTBID> {
     const startedAt = monotonicNow();
-    this.#attempts.began(request.key, startedAt);
     const proposal = this.#settings.fencing ? this.#proposals.next() : null;
-    const { votes, rest } = await this.#requestVotes(request, proposal);
+    const { votes, rest } = await this.#requestVotes(request, proposal, place);
     const granted = votes.filter((vote): vote is GrantVote => vote.vote === "for");
     if (granted.length < this.quorum) {
-      await this.#undo(request, votes);
-      return this.#refusal(request.key, votes, granted.length);
+      await this.#undo(request, votes, place);
+      return this.#refusal(votes, granted.length);
     }
     const fencingToken = this.#grantToken(granted, proposal);
     // Handed out only once the slower nodes voted too: an owner then holds every node it could get, so losing a
     // minority's copies early (clock drift) still leaves it a majority, and no acquire of it is left in flight.
     const everyVote = [...votes.filter((vote) => vote.vote !== "pending"), ...(await rest)];
-    if (fencingToken === undefined) {
-      await this.#undo(request, everyVote);
-      this.#attempts.splitVote(request.key);
-      return { acquired: false, retryAfterMs: this.#jitterMs() };
-    }
-    if (!(await this.#stillHeld(request, everyVote))) {
-      await this.#undo(request, everyVote);
-      this.#attempts.splitVote(request.key);
+    if (fencingToken === undefined || !(await this.#stillHeld(request, everyVote))) {
+      await this.#undo(request, everyVote, place);
       return { acquired: false, retryAfterMs: this.#jitterMs() };
     }
     if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
-      await this.#undo(request, everyVote);
+      await this.#undo(request, everyVote, place);
       throw new BackendUnavailableError(
         "redlock",
         `acquiring "${request.key}" took ${Math.round(monotonicNow() - startedAt)} ms, leaving no validity of its ${request.ttlMs} ms lease; it was released again (raise ttlMs or check the nodes' latency)`,
       );
     }
     const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
+    const queuedOn = everyVote.filter((vote) => vote.vote !== "for").map((vote) => vote.node);
+    if (place !== undefined && queuedOn.length > 0) await this.#leave(request.key, place, queuedOn);
     return { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
   }
 
@@ -264,20 +269,44 @@ export class RedlockLockDriver implements LockDriver {
     return this.#settings.fencing ? (maxToken(reentered.map((vote) => vote.token)) ?? null) : null;
   }
 
-  /** Drops this attempt's level on every node that did not refuse, including those whose answer was lost (one connection keeps the order). */
-  async #undo(request: DriverAcquireRequest, votes: readonly AcquireVote[]): Promise<void> {
+  /**
+   * Drops this attempt's level on every node that did not refuse, including those whose answer was lost (one connection
+   * keeps the order); a waiter keeps its place in those nodes' queues.
+   */
+  async #undo(request: DriverAcquireRequest, votes: readonly AcquireVote[], place: QueuePlace | undefined): Promise<void> {
     const targets = votes.filter((vote) => vote.vote !== "against" && vote.vote !== "outdated").map((vote) => vote.node);
     if (targets.length === 0) return;
-    const args = [request.ownerSecret, this.layout.releaseChannel(request.key)];
+    const args = [request.ownerSecret, this.layout.releaseChannel(request.key), ...placeArgs(place)];
     const bound = this.#budget.bound("release");
-    await this.#nodes.fanOut((node) => node.run("release", RELEASE_SCRIPT, [this.layout.lockKey(request.key)], args), bound, targets);
+    await this.#nodes.fanOut((node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.#queueKeys(request.key), args), bound, targets);
+  }
+
+  /** Takes `place` out of the queues of `nodes` (best effort: an entry left behind expires with its lease). */
+  async #leave(key: string, place: QueuePlace, nodes?: readonly RedlockNode[]): Promise<void> {
+    const args = [place.id, this.layout.releaseChannel(key)];
+    await this.#nodes.fanOut((node) => node.run("leave", LEAVE_QUORUM_QUEUE_SCRIPT, this.#queueKeys(key), args), this.#budget.bound("release"), nodes);
+  }
+
+  /** Hears every node announce that `place` is first in its queue; a majority of announcements since the latest attempt wakes the waiter. */
+  async #watchTurn(key: string, place: QueuePlace, lastAttemptAt: () => number): Promise<ReleaseWatch> {
+    const channel = this.layout.releaseChannel(key);
+    const replies = await this.#nodes.fanOut((node) => node.watch(channel, (waiter) => waiter === place.id));
+    const sources = replies.flatMap((reply) => (reply.ok ? [{ watch: reply.value, isClosed: () => reply.node.closed }] : []));
+    const unsubscribed = replies.length - sources.length;
+    return new QuorumReleaseWatch(sources, { needed: Math.max(1, this.quorum - unsubscribed), incomplete: unsubscribed > 0, lastAttemptAt });
+  }
+
+  /** Lock hash, wait queue and waiter expiries of `key`. */
+  #queueKeys(key: string): string[] {
+    return [this.layout.lockKey(key), this.layout.queueKey(key), this.layout.waitersKey(key)];
   }
 
   /**
-   * A failed attempt: too many nodes down → QUORUM_NOT_REACHED; held by a majority → wait for its lease; outdated
-   * proposals that cost the majority → propose above the nodes' counters at once; a split vote → jittered retry.
+   * A failed attempt: too many nodes down → QUORUM_NOT_REACHED; held (or promised to a waiter) by a majority → wait for
+   * that lease (or turn); outdated proposals that cost the majority → propose above the nodes' counters at once; a split
+   * vote → jittered retry.
    */
-  #refusal(key: string, votes: readonly AcquireVote[], granted: number): DriverRefused | typeof OUTBID {
+  #refusal(votes: readonly AcquireVote[], granted: number): DriverRefused | typeof OUTBID {
     const outcomes = votes.map(acquireOutcome);
     if (this.#nodes.unreachable(outcomes.filter((o) => o.vote === "error").length)) throw new QuorumNotReachedError("acquire", this.quorum, outcomes);
     const leases = votes.flatMap((vote) => (vote.vote === "against" ? [vote.leftMs] : []));
@@ -285,7 +314,6 @@ export class RedlockLockDriver implements LockDriver {
     const outdated = votes.flatMap((vote) => (vote.vote === "outdated" ? [vote.counter] : []));
     for (const counter of outdated) this.#proposals.raiseAbove(counter);
     if (outdated.length > 0 && granted + outdated.length >= this.quorum) return OUTBID;
-    this.#attempts.splitVote(key);
     return { acquired: false, retryAfterMs: this.#jitterMs() };
   }
 
@@ -308,13 +336,18 @@ export class RedlockLockDriver implements LockDriver {
     return Array.from({ length: Math.ceil(count / size) }, (_, b) => Array.from({ length: Math.min(size, count - b * size) }, (_, i) => b * size + i));
   }
 
-  #runEverywhere(operation: string, script: typeof RELEASE_SCRIPT, keys: readonly string[], args: readonly string[]): Promise<NodeReply<unknown>[]> {
+  #runEverywhere(operation: string, script: RedisScript, keys: readonly string[], args: readonly string[]): Promise<NodeReply<unknown>[]> {
     return this.#nodes.fanOut((node) => node.run(operation, script, keys, args), this.#budget.bound(operation));
   }
 
   #jitterMs(): number {
     return 1 + Math.floor(Math.random() * this.#settings.retryJitterMs);
   }
+}
+
+/** The acquire script's waiter arguments: id, ticket and lease, or "" for an attempt that does not wait. */
+function placeArgs(place: QueuePlace | undefined): Array<string | number> {
+  return place === undefined ? [""] : [place.id, place.ticket, place.leaseMs];
 }
 
 function releasedHere(reply: NodeReply<unknown>): reply is Extract<NodeReply<unknown>, { ok: true }> {

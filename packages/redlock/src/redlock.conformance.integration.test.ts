@@ -9,7 +9,7 @@ afterAll(() => group.close());
 describeLockProvider({
   name: "redlock (5 masters)",
   create: () => new RedlockLockProvider({ url: group.url }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: true },
   workerUrl: group.url,
   crossProcess: true,
   faults: {

@@ -7,7 +7,7 @@ export class TokenProposals {
   #floor = 0n;
 
   next(): bigint {
-    const clockUs = BigInt(Math.floor((performance.timeOrigin + performance.now()) * 1000));
+    const clockUs = BigInt(wallClockMicros());
     return clockUs > this.#floor ? clockUs : this.#floor;
   }
 
@@ -15,4 +15,9 @@ export class TokenProposals {
   raiseAbove(token: bigint): void {
     if (token >= this.#floor) this.#floor = token + 1n;
   }
+}
+
+/** This process's wall clock in µs (an integer below 2^53). */
+export function wallClockMicros(): number {
+  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
 }

@@ -1,5 +1,5 @@
 import { BackendUnavailableError, monotonicNow, type ReleaseWatch, redactCredentials } from "@distlock/core";
-import { type RedisScript, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis";
+import { type RedisScript, ReleaseLatch, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis";
 import type { Redis } from "ioredis";
 import { boundedCall } from "./bounded-call.js";
 
@@ -66,9 +66,14 @@ export class RedlockNode {
     return this.#failure(operation, new Error(`no answer within ${timeoutMs} ms`));
   }
 
-  /** Subscribes to a release channel on this node. */
-  watch(channel: string): Promise<ReleaseWatch> {
-    return this.#subscriber.watch(channel);
+  /** Subscribes to a release channel on this node; the watch wakes on the messages `accepts` (and on a reconnect, when some may have been missed). */
+  async watch(channel: string, accepts: (message: string) => boolean): Promise<ReleaseWatch> {
+    let stop: () => void = () => undefined;
+    const latch = new ReleaseLatch(() => stop());
+    stop = await this.#subscriber.listen(channel, (message) => {
+      if (message === null || accepts(message)) latch.notify();
+    });
+    return latch;
   }
 
   /** True once `close()` was called: its release watches then answer at once and never again carry news. */

@@ -19,12 +19,17 @@ export interface RedlockLockProviderOptions extends DriverLockProviderOptions {
   driftFloorMs?: number;
   /** Longest random pause before retrying after a split vote (several contenders each took some nodes). @default 50 */
   retryJitterMs?: number;
-  /** Issue fencing tokens (one extra round trip per fresh acquisition); false gives `fencingToken: null`. @default true */
+  /** Issue fencing tokens (the nodes store the token the client proposes, no extra round trip); false gives `fencingToken: null`. @default true */
   fencing?: boolean;
   /** How long a release channel stays subscribed after its last waiter left. @default 2000 */
   unsubscribeDelayMs?: number;
   /** Most leases one renewal script call per node extends. @default 1000 */
   renewBatchSize?: number;
+  /**
+   * How long a waiter's place in a node's queue lasts without a refresh (a waiter refreshes it every third of this):
+   * a crashed waiter holds up the ones behind it at most this long. @default 3000
+   */
+  waiterLeaseMs?: number;
 }
 
 /** The tunables of a provider after defaults were applied. */
@@ -40,4 +45,5 @@ export const DEFAULT_REDLOCK_LOCK_OPTIONS: RedlockLockSettings = Object.freeze({
   fencing: true,
   unsubscribeDelayMs: 2_000,
   renewBatchSize: 1_000,
+  waiterLeaseMs: 3_000,
 });

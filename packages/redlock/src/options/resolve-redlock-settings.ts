@@ -12,6 +12,7 @@ const CHECKS: Readonly<Record<keyof RedlockLockSettings, SettingCheck>> = {
   fencing: booleanSetting,
   unsubscribeDelayMs: numberSetting(0, MAX_DURATION_MS),
   renewBatchSize: numberSetting(1, 100_000),
+  waiterLeaseMs: numberSetting(30, MAX_DURATION_MS),
 };
 
 /** The names `resolveRedlockSettings` accepts. */

@@ -3,7 +3,7 @@ import { abortableSleep, MAX_POLL_INTERVAL_MS, monotonicNow, type ReleaseWatch }
 /** The longest timer Node accepts: a node's pump waits this long per notification, so its own timeout practically never fires. */
 const PUMP_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** One node's release notifications, and whether that node was closed (then its watch answers at once, forever). */
+/** One node's announcements that this waiter's turn came, and whether that node was closed (then its watch answers at once, forever). */
 export interface NodeReleaseWatch {
   readonly watch: ReleaseWatch;
   readonly isClosed: () => boolean;
@@ -11,22 +11,18 @@ export interface NodeReleaseWatch {
 
 /** How a `QuorumReleaseWatch` decides to wake its waiter. */
 export interface QuorumReleaseWatchConfig {
-  /** How many nodes must announce a release, after the latest attempt began, before the waiter wakes. */
+  /** How many nodes must announce the waiter's turn, after its latest attempt began, before it wakes. */
   readonly needed: number;
   /** True when some node could not be subscribed: sleeps are then capped so a release there is noticed by polling. */
   readonly incomplete: boolean;
-  /** `performance.now()` when the latest attempt on the key began: a release announced before it was already seen by that attempt. */
+  /** `performance.now()` when the waiter's latest attempt began: an announcement before it was already seen by that attempt. */
   readonly lastAttemptAt: () => number;
-  /** Consumes the driver's note that the last attempt split the vote: then sleep the (jittered) timeout instead of waking on notifications. */
-  readonly takeSplitVote: () => boolean;
-  /** Called once, on close. */
-  readonly onClose: () => void;
 }
 
 /**
- * Release notifications of one key on every node, merged: the waiter wakes once a majority of nodes announced
- * a release since its last attempt began, so it retries when a majority can actually be free, not on the first
- * node's notice while the others still hold the key.
+ * One waiter's turn announcements of one key on every node, merged: the waiter wakes once a majority of nodes
+ * announced (on release) that it is first in their queue since its last attempt began, so it retries when a majority
+ * can actually grant it, not on the first node's notice while the others still hold the key.
  */
 export class QuorumReleaseWatch implements ReleaseWatch {
   readonly #sources: readonly NodeReleaseWatch[];
@@ -46,7 +42,6 @@ export class QuorumReleaseWatch implements ReleaseWatch {
   }
 
   next(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (this.#config.takeSplitVote()) return abortableSleep(timeoutMs, signal);
     if (signal.aborted || this.#closed.signal.aborted || this.#majorityAnnounced()) return Promise.resolve();
     const boundMs = this.#config.incomplete ? Math.min(timeoutMs, MAX_POLL_INTERVAL_MS) : timeoutMs;
     const woken = new AbortController();
@@ -61,10 +56,9 @@ export class QuorumReleaseWatch implements ReleaseWatch {
     this.#closed.abort();
     this.#wake?.();
     for (const { watch } of this.#sources) watch.close();
-    this.#config.onClose();
   }
 
-  /** Records every release `source` announces until the watch or the node is closed. */
+  /** Records every turn `source` announces until the watch or the node is closed. */
   async #pump(source: NodeReleaseWatch, index: number): Promise<void> {
     const closed = this.#closed.signal;
     for (;;) {

@@ -1,0 +1,142 @@
+import { NOW_US, RedisScript } from "@distlock/redis";
+
+/**
+ * Lua helpers of a node's wait queue: a sorted set of waiter ids scored by the waiter's ticket (its client's clock when
+ * it began waiting, the same on every node, so every node orders the same waiters alike) and a hash id → expiry (ms,
+ * node clock). `live_head` drops expired waiters from the front and returns the first live one, or false.
+ */
+const QUEUE_FUNCTIONS = `${NOW_US}
+local function now_ms()
+  return math.floor(now_us() / 1000)
+end
+local function live_head(queue, waiters, now)
+  for _ = 1, 1000 do
+    local first = redis.call("ZRANGE", queue, 0, 0)[1]
+    if not first then return false end
+    if tonumber(redis.call("HGET", waiters, first) or "0") > now then return first end
+    redis.call("ZREM", queue, first)
+    redis.call("HDEL", waiters, first)
+  end
+  return false
+end
+local function join_queue(queue, waiters, id, ticket, lease, now)
+  redis.call("ZADD", queue, "NX", ticket, id)
+  redis.call("HSET", waiters, id, string.format("%.0f", now + lease))
+  if redis.call("PTTL", queue) < lease * 2 then
+    redis.call("PEXPIRE", queue, lease * 2)
+    redis.call("PEXPIRE", waiters, lease * 2)
+  end
+end
+local function announce_head(queue, waiters, channel, now)
+  if redis.call("EXISTS", queue) == 0 then return end
+  local head = live_head(queue, waiters, now or now_ms())
+  if head then redis.call("PUBLISH", channel, head) end
+end
+`;
+
+/** KEYS of the queue-aware scripts after the lock hash (and fencing counter): wait queue (sorted set), waiter expiries (hash). */
+const KEYS_LOCK_QUEUE = "local lock, queue, waiters = KEYS[1], KEYS[2], KEYS[3]";
+
+/**
+ * One node's vote on a lock. KEYS: lock hash, fencing counter, wait queue, waiter expiries. ARGV: owner secret, holder
+ * label, ttl ms, proposed token (a decimal integer string, or "" without fencing), waiter id ("" for an attempt that
+ * does not wait), waiter ticket, waiter lease ms.
+ * A free lock goes only to the queue's first live waiter, or to anyone when no one waits; then only with a proposed
+ * token above the node's never-expiring counter, which is raised to it, so every node that grants stores the same
+ * token. A refused waiter joins (or refreshes its place in) the queue.
+ * Returns {1, token, holdCount, ttlMs} when granted or re-entered (a re-entry keeps its token), {0, ms until the holder's
+ * lease or the first waiter's entry ends} when refused, {-1, counter} when the proposal was not above the counter.
+ */
+export const QUORUM_ACQUIRE_SCRIPT = new RedisScript(
+  "distlock:quorum-acquire",
+  `${QUEUE_FUNCTIONS}
+local lock, fence, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local secret, ttl, proposed, id = ARGV[1], tonumber(ARGV[3]), ARGV[4], ARGV[5]
+local owner = redis.call("HGET", lock, "owner")
+if owner == secret then
+  local count = redis.call("HINCRBY", lock, "count", 1)
+  local left = redis.call("PTTL", lock)
+  if left < ttl then
+    redis.call("PEXPIRE", lock, ttl)
+    left = ttl
+  end
+  return {1, redis.call("HGET", lock, "token"), count, left}
+end
+local now = redis.call("EXISTS", queue) == 1 and now_ms()
+local head = now and live_head(queue, waiters, now)
+local refusal
+if owner then
+  refusal = {0, redis.call("PTTL", lock)}
+elseif head and head ~= id then
+  refusal = {0, tonumber(redis.call("HGET", waiters, head)) - now}
+elseif proposed ~= "" then
+  local last = redis.call("SET", fence, proposed, "GET")
+  if last and (#last > #proposed or (#last == #proposed and last >= proposed)) then
+    redis.call("SET", fence, last)
+    refusal = {-1, last}
+  end
+end
+if refusal then
+  if id ~= "" then join_queue(queue, waiters, id, ARGV[6], tonumber(ARGV[7]), now or now_ms()) end
+  return refusal
+end
+if head then
+  redis.call("ZREM", queue, id)
+  redis.call("HDEL", waiters, id)
+end
+redis.call("HSET", lock, "owner", secret, "holder", ARGV[2], "count", 1, "token", proposed)
+redis.call("PEXPIRE", lock, ttl)
+return {1, proposed, 1, ttl}
+`,
+  4,
+);
+
+/**
+ * Drops one level of a hold; at zero deletes it and announces the queue's first live waiter, if any, on the release
+ * channel. KEYS: lock hash, wait queue, waiter expiries. ARGV: owner secret, release channel, and when a waiter gives
+ * back a grant of a failed attempt: its waiter id, ticket and lease ms (it keeps its place in the queue).
+ * Returns {held 1|0, holdCount left}.
+ */
+export const QUORUM_RELEASE_SCRIPT = new RedisScript(
+  "distlock:quorum-release",
+  `${QUEUE_FUNCTIONS}
+${KEYS_LOCK_QUEUE}
+local hold = redis.call("HMGET", lock, "owner", "count")
+if hold[1] ~= ARGV[1] then return {0, 0} end
+if tonumber(hold[2]) > 1 then return {1, redis.call("HINCRBY", lock, "count", -1)} end
+redis.call("DEL", lock)
+local now
+if (ARGV[3] or "") ~= "" then
+  now = now_ms()
+  join_queue(queue, waiters, ARGV[3], ARGV[4], tonumber(ARGV[5]), now)
+end
+announce_head(queue, waiters, ARGV[2], now)
+return {1, 0}
+`,
+  3,
+);
+
+/** A waiter leaves the queue; if the lock is free, the next live waiter is announced. KEYS: lock hash, wait queue, waiter expiries. ARGV: waiter id, release channel. Returns 1|0. */
+export const LEAVE_QUORUM_QUEUE_SCRIPT = new RedisScript(
+  "distlock:leave-quorum-queue",
+  `${QUEUE_FUNCTIONS}
+${KEYS_LOCK_QUEUE}
+redis.call("HDEL", waiters, ARGV[1])
+if redis.call("ZREM", queue, ARGV[1]) == 0 then return 0 end
+if redis.call("EXISTS", lock) == 0 then announce_head(queue, waiters, ARGV[2]) end
+return 1
+`,
+  3,
+);
+
+/** Frees a lock whoever holds it and announces the next live waiter. KEYS: lock hash, wait queue, waiter expiries. ARGV: release channel. Returns 1|0. */
+export const QUORUM_FORCE_RELEASE_SCRIPT = new RedisScript(
+  "distlock:quorum-force-release",
+  `${QUEUE_FUNCTIONS}
+${KEYS_LOCK_QUEUE}
+if redis.call("DEL", lock) == 0 then return 0 end
+announce_head(queue, waiters, ARGV[1])
+return 1
+`,
+  3,
+);
