@@ -6,4 +6,4 @@ export { LeaseBudget, type LeaseBudgetConfig } from "./quorum/lease-budget.js";
 export { type NodeReply, NodeSet } from "./quorum/node-set.js";
 export { RedlockLockDriver, type RedlockLockDriverConfig } from "./redlock-lock-driver.js";
 export { RedlockLockProvider } from "./redlock-lock-provider.js";
-export { type NodeReleaseWatch, QuorumReleaseWatch, type QuorumReleaseWatchConfig } from "./waiting/quorum-release-watch.js";
+export { QuorumReleaseWatch, type QuorumReleaseWatchConfig } from "./waiting/quorum-release-watch.js";

@@ -287,13 +287,14 @@ export class RedlockLockDriver implements LockDriver {
     await this.#nodes.fanOut((node) => node.run("leave", LEAVE_QUORUM_QUEUE_SCRIPT, this.#queueKeys(key), args), this.#budget.bound("release"), nodes);
   }
 
-  /** Hears every node announce that `place` is first in its queue; a majority of announcements since the latest attempt wakes the waiter. */
+  /** Hears every node announce releases and name its first waiter (see `QuorumReleaseWatch` for when `place` wakes). */
   async #watchTurn(key: string, place: QueuePlace, lastAttemptAt: () => number): Promise<ReleaseWatch> {
+    const watch = new QuorumReleaseWatch({ waiterId: place.id, needed: this.quorum, lastAttemptAt });
     const channel = this.layout.releaseChannel(key);
-    const replies = await this.#nodes.fanOut((node) => node.watch(channel, (waiter) => waiter === place.id));
-    const sources = replies.flatMap((reply) => (reply.ok ? [{ watch: reply.value, isClosed: () => reply.node.closed }] : []));
-    const unsubscribed = replies.length - sources.length;
-    return new QuorumReleaseWatch(sources, { needed: Math.max(1, this.quorum - unsubscribed), incomplete: unsubscribed > 0, lastAttemptAt });
+    const replies = await this.#nodes.fanOut((node) => node.listen(channel, (message) => watch.hear(node.name, message)));
+    const stops = replies.flatMap((reply) => (reply.ok ? [reply.value] : []));
+    watch.subscribed(stops, stops.length === replies.length);
+    return watch;
   }
 
   /** Lock hash, wait queue and waiter expiries of `key`. */

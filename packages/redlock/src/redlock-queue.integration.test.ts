@@ -3,6 +3,7 @@ import { LockErrorCode } from "@distlock/core";
 import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
+import { QUORUM_ACQUIRE_SCRIPT } from "./scripts/quorum-lock-scripts.js";
 
 const TTL_MS = 30_000;
 /** Places in the queues outlive each test, so no refresh attempt blurs a count. */
@@ -78,6 +79,20 @@ describe("the nodes' wait queues", () => {
     expect(performance.now() - startedAt).toBeGreaterThan(200);
     expect(await queueLengths(key)).toEqual([0, 0, 0, 0, 0]);
     await lock.release();
+  });
+
+  it("a free node grants a waiter whose ticket is ahead of its first waiter's: its place arrived after the last announcement", async () => {
+    const key = `late-place:${randomUUID()}`;
+    const node = server(0);
+    const [seconds] = (await node.command("TIME")) as string[];
+    await node.command("ZADD", queueKey(key), "200", "announced-first");
+    await node.command("HSET", waitersKey(key), "announced-first", String(Number(seconds) * 1000 + 60_000));
+    const keys = [lockKey(key), `{distlock-redlock:${key}}:fence`, queueKey(key), waitersKey(key)];
+    const attempt = (id: string, ticket: number) =>
+      node.command("EVAL", QUORUM_ACQUIRE_SCRIPT.lua, "4", ...keys, `secret-${id}`, "holder", "30000", "", id, String(ticket), "60000");
+    expect(((await attempt("behind", 300)) as unknown[])[0]).toBe(0);
+    expect(await attempt("ahead", 100)).toEqual([1, "", 1, 30_000]);
+    expect(await node.command("ZRANGE", queueKey(key), "0", "-1")).toEqual(["announced-first", "behind"]);
   });
 
   it("a waiter that gives up leaves every queue, so it holds up no one", async () => {

@@ -1,5 +1,5 @@
-import { BackendUnavailableError, monotonicNow, type ReleaseWatch, redactCredentials } from "@distlock/core";
-import { type RedisScript, ReleaseLatch, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis";
+import { BackendUnavailableError, monotonicNow, redactCredentials } from "@distlock/core";
+import { type ChannelListener, type RedisScript, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis";
 import type { Redis } from "ioredis";
 import { boundedCall } from "./bounded-call.js";
 
@@ -66,17 +66,12 @@ export class RedlockNode {
     return this.#failure(operation, new Error(`no answer within ${timeoutMs} ms`));
   }
 
-  /** Subscribes to a release channel on this node; the watch wakes on the messages `accepts` (and on a reconnect, when some may have been missed). */
-  async watch(channel: string, accepts: (message: string) => boolean): Promise<ReleaseWatch> {
-    let stop: () => void = () => undefined;
-    const latch = new ReleaseLatch(() => stop());
-    stop = await this.#subscriber.listen(channel, (message) => {
-      if (message === null || accepts(message)) latch.notify();
-    });
-    return latch;
+  /** Passes every message of a release channel on this node to `listener` (null after a reconnect) from the moment this resolves; returns the unsubscribe. */
+  listen(channel: string, listener: ChannelListener): Promise<() => void> {
+    return this.#subscriber.listen(channel, listener);
   }
 
-  /** True once `close()` was called: its release watches then answer at once and never again carry news. */
+  /** True once `close()` was called. */
   get closed(): boolean {
     return this.#closed;
   }

@@ -3,7 +3,7 @@ import { NOW_US, RedisScript } from "@distlock/redis";
 /**
  * Lua helpers of a node's wait queue: a sorted set of waiter ids scored by the waiter's ticket (its client's clock when
  * it began waiting, the same on every node, so every node orders the same waiters alike) and a hash id → expiry (ms,
- * node clock). `live_head` drops expired waiters from the front and returns the first live one, or false.
+ * node clock). `live_head` drops expired waiters from the front and returns the first live one and its ticket, or false.
  */
 const QUEUE_FUNCTIONS = `${NOW_US}
 local function now_ms()
@@ -11,11 +11,11 @@ local function now_ms()
 end
 local function live_head(queue, waiters, now)
   for _ = 1, 1000 do
-    local first = redis.call("ZRANGE", queue, 0, 0)[1]
-    if not first then return false end
-    if tonumber(redis.call("HGET", waiters, first) or "0") > now then return first end
-    redis.call("ZREM", queue, first)
-    redis.call("HDEL", waiters, first)
+    local first = redis.call("ZRANGE", queue, 0, 0, "WITHSCORES")
+    if not first[1] then return false end
+    if tonumber(redis.call("HGET", waiters, first[1]) or "0") > now then return first[1], tonumber(first[2]) end
+    redis.call("ZREM", queue, first[1])
+    redis.call("HDEL", waiters, first[1])
   end
   return false
 end
@@ -41,9 +41,10 @@ const KEYS_LOCK_QUEUE = "local lock, queue, waiters = KEYS[1], KEYS[2], KEYS[3]"
  * One node's vote on a lock. KEYS: lock hash, fencing counter, wait queue, waiter expiries. ARGV: owner secret, holder
  * label, ttl ms, proposed token (a decimal integer string, or "" without fencing), waiter id ("" for an attempt that
  * does not wait), waiter ticket, waiter lease ms.
- * A free lock goes only to the queue's first live waiter, or to anyone when no one waits; then only with a proposed
- * token above the node's never-expiring counter, which is raised to it, so every node that grants stores the same
- * token. A refused waiter joins (or refreshes its place in) the queue.
+ * A free lock goes only to the queue's first live waiter (or a waiter whose ticket puts it ahead of the first: its
+ * place had not reached this node yet when the last release here announced the first), or to anyone when no one
+ * waits; then only with a proposed token above the node's never-expiring counter, which is raised to it, so every
+ * node that grants stores the same token. A refused waiter joins (or refreshes its place in) the queue.
  * Returns {1, token, holdCount, ttlMs} when granted or re-entered (a re-entry keeps its token), {0, ms until the holder's
  * lease or the first waiter's entry ends} when refused, {-1, counter} when the proposal was not above the counter.
  */
@@ -63,11 +64,14 @@ if owner == secret then
   return {1, redis.call("HGET", lock, "token"), count, left}
 end
 local now = redis.call("EXISTS", queue) == 1 and now_ms()
-local head = now and live_head(queue, waiters, now)
+local head, head_ticket = false, nil
+if now then head, head_ticket = live_head(queue, waiters, now) end
+local ticket = id ~= "" and tonumber(ARGV[6])
+local ahead = head and ticket and (ticket < head_ticket or (ticket == head_ticket and id < head))
 local refusal
 if owner then
   refusal = {0, redis.call("PTTL", lock)}
-elseif head and head ~= id then
+elseif head and head ~= id and not ahead then
   refusal = {0, tonumber(redis.call("HGET", waiters, head)) - now}
 elseif proposed ~= "" then
   local last = redis.call("SET", fence, proposed, "GET")
@@ -80,7 +84,7 @@ if refusal then
   if id ~= "" then join_queue(queue, waiters, id, ARGV[6], tonumber(ARGV[7]), now or now_ms()) end
   return refusal
 end
-if head then
+if head and id ~= "" then
   redis.call("ZREM", queue, id)
   redis.call("HDEL", waiters, id)
 end
@@ -93,16 +97,19 @@ return {1, proposed, 1, ttl}
 
 /**
  * Drops one level of a hold; at zero deletes it and announces the queue's first live waiter, if any, on the release
- * channel. KEYS: lock hash, wait queue, waiter expiries. ARGV: owner secret, release channel, and when a waiter gives
- * back a grant of a failed attempt: its waiter id, ticket and lease ms (it keeps its place in the queue).
- * Returns {held 1|0, holdCount left}.
+ * channel (so does a release that finds the lock free: its copy here expired). KEYS: lock hash, wait queue, waiter
+ * expiries. ARGV: owner secret, release channel, and when a waiter gives back a grant of a failed attempt: its waiter
+ * id, ticket and lease ms (it keeps its place in the queue). Returns {held 1|0, holdCount left}.
  */
 export const QUORUM_RELEASE_SCRIPT = new RedisScript(
   "distlock:quorum-release",
   `${QUEUE_FUNCTIONS}
 ${KEYS_LOCK_QUEUE}
 local hold = redis.call("HMGET", lock, "owner", "count")
-if hold[1] ~= ARGV[1] then return {0, 0} end
+if hold[1] ~= ARGV[1] then
+  if not hold[1] then announce_head(queue, waiters, ARGV[2]) end
+  return {0, 0}
+end
 if tonumber(hold[2]) > 1 then return {1, redis.call("HINCRBY", lock, "count", -1)} end
 redis.call("DEL", lock)
 local now

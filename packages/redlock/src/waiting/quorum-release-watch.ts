@@ -1,52 +1,55 @@
 import { abortableSleep, MAX_POLL_INTERVAL_MS, monotonicNow, type ReleaseWatch } from "@distlock/core";
 
-/** The longest timer Node accepts: a node's pump waits this long per notification, so its own timeout practically never fires. */
-const PUMP_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** One node's announcements that this waiter's turn came, and whether that node was closed (then its watch answers at once, forever). */
-export interface NodeReleaseWatch {
-  readonly watch: ReleaseWatch;
-  readonly isClosed: () => boolean;
-}
-
 /** How a `QuorumReleaseWatch` decides to wake its waiter. */
 export interface QuorumReleaseWatchConfig {
-  /** How many nodes must announce the waiter's turn, after its latest attempt began, before it wakes. */
+  /** The waiter's id, as the nodes name their first waiter when they announce a release. */
+  readonly waiterId: string;
+  /** How many nodes must announce a release, after the latest attempt began, before the waiter wakes. */
   readonly needed: number;
-  /** True when some node could not be subscribed: sleeps are then capped so a release there is noticed by polling. */
-  readonly incomplete: boolean;
   /** `performance.now()` when the waiter's latest attempt began: an announcement before it was already seen by that attempt. */
   readonly lastAttemptAt: () => number;
 }
 
 /**
- * One waiter's turn announcements of one key on every node, merged: the waiter wakes once a majority of nodes
- * announced (on release) that it is first in their queue since its last attempt began, so it retries when a majority
- * can actually grant it, not on the first node's notice while the others still hold the key.
+ * One waiter's view of the release announcements of one key on every node, each naming the node's first waiter. The
+ * waiter wakes once a majority of nodes announced a release since its latest attempt began and at least one of them
+ * named it (or lost news on a reconnect): with every node naming the same first waiter, only that one retries, and if
+ * the nodes disagree (a waiter's place reached some nodes late) each named waiter tries rather than waiting for a refresh.
  */
 export class QuorumReleaseWatch implements ReleaseWatch {
-  readonly #sources: readonly NodeReleaseWatch[];
   readonly #config: QuorumReleaseWatchConfig;
-  /** Per node, when it last announced a release. */
-  readonly #announcedAt: number[];
+  /** Per node name, when it last announced a release, and when it last named this waiter. */
+  readonly #announcedAt = new Map<string, number>();
+  readonly #namedAt = new Map<string, number>();
   readonly #closed = new AbortController();
+  #stops: Array<() => void> = [];
+  /** Longest sleep: when some node could not be subscribed, a release there is found by attempting. */
+  #sleepCapMs = Number.POSITIVE_INFINITY;
   #wake: (() => void) | undefined;
 
-  constructor(sources: readonly NodeReleaseWatch[], config: QuorumReleaseWatchConfig) {
-    this.#sources = Object.freeze([...sources]);
+  constructor(config: QuorumReleaseWatchConfig) {
     this.#config = Object.freeze({ ...config });
-    this.#announcedAt = sources.map(() => Number.NEGATIVE_INFINITY);
-    sources.forEach((source, index) => {
-      void this.#pump(source, index);
-    });
+  }
+
+  /** Takes the unsubscribe functions of the nodes it hears; fewer than all nodes caps every sleep at the poll interval. */
+  subscribed(stops: ReadonlyArray<() => void>, complete: boolean): void {
+    this.#stops = [...stops];
+    if (!complete) this.#sleepCapMs = MAX_POLL_INTERVAL_MS;
+  }
+
+  /** One message on `node`'s release channel (the first waiter's id, or "" when none); null after a reconnect. */
+  hear(node: string, message: string | null): void {
+    const now = monotonicNow();
+    this.#announcedAt.set(node, now);
+    if (message === null || message === this.#config.waiterId) this.#namedAt.set(node, now);
+    if (this.#due()) this.#wake?.();
   }
 
   next(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (signal.aborted || this.#closed.signal.aborted || this.#majorityAnnounced()) return Promise.resolve();
-    const boundMs = this.#config.incomplete ? Math.min(timeoutMs, MAX_POLL_INTERVAL_MS) : timeoutMs;
+    if (signal.aborted || this.#closed.signal.aborted || this.#due()) return Promise.resolve();
     const woken = new AbortController();
     this.#wake = () => woken.abort();
-    return abortableSleep(boundMs, AbortSignal.any([signal, woken.signal])).finally(() => {
+    return abortableSleep(Math.min(timeoutMs, this.#sleepCapMs), AbortSignal.any([signal, woken.signal])).finally(() => {
       this.#wake = undefined;
     });
   }
@@ -55,24 +58,17 @@ export class QuorumReleaseWatch implements ReleaseWatch {
     if (this.#closed.signal.aborted) return;
     this.#closed.abort();
     this.#wake?.();
-    for (const { watch } of this.#sources) watch.close();
+    for (const stop of this.#stops) stop();
   }
 
-  /** Records every turn `source` announces until the watch or the node is closed. */
-  async #pump(source: NodeReleaseWatch, index: number): Promise<void> {
-    const closed = this.#closed.signal;
-    for (;;) {
-      await source.watch.next(PUMP_TIMEOUT_MS, closed);
-      if (closed.aborted || source.isClosed()) return;
-      this.#announcedAt[index] = monotonicNow();
-      if (this.#majorityAnnounced()) this.#wake?.();
-    }
-  }
-
-  #majorityAnnounced(): boolean {
+  #due(): boolean {
     const since = this.#config.lastAttemptAt();
-    let announced = 0;
-    for (const at of this.#announcedAt) if (at >= since) announced += 1;
-    return announced >= this.#config.needed;
+    return countSince(this.#namedAt, since) > 0 && countSince(this.#announcedAt, since) >= this.#config.needed;
   }
+}
+
+function countSince(times: ReadonlyMap<string, number>, since: number): number {
+  let count = 0;
+  for (const at of times.values()) if (at >= since) count += 1;
+  return count;
 }
