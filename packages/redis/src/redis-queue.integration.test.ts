@@ -48,6 +48,24 @@ describe("redis wait queue", () => {
     await won.release();
   });
 
+  it("a waiter whose explicit owner and holder label contain spaces is handed the key under that owner", async () => {
+    const [holderSide, waiterSide] = [provider(), provider({ holderLabel: "worker 7 on host a" })];
+    const k = key("spaces");
+    const owner = "job 42 / attempt 1";
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000, owner });
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    await held.release();
+    const lock = await waiting;
+    expect(await server.command("HGET", `${tag(k)}:lock`, "owner")).toBe(owner);
+    expect(await waiterSide.inspect(k)).toMatchObject({ holder: expect.stringMatching(/:worker 7 on host a$/) });
+    const again = await waiterSide.acquire(k, { ttlMs: 30_000, owner });
+    expect(again.holdCount).toBe(2);
+    await again.release();
+    await lock.release();
+    expect(await server.command("EXISTS", `${tag(k)}:lock`)).toBe(0);
+  });
+
   it("a release hands the key to the queued waiter with no further request from the waiter", async () => {
     const [holderSide, waiterSide] = [provider(), provider()];
     const k = key("zero-round-trip");

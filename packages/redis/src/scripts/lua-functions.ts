@@ -29,7 +29,8 @@ end
 `;
 
 /**
- * The wait queue of a key: a list of waiter ids in arrival order, and a hash id → "<expires ms> <ttl ms> <owner secret> <holder>".
+ * The wait queue of a key: a list of waiter ids in arrival order, and a hash
+ * id → "<expires ms> <ttl ms> <owner secret's length in bytes> <owner secret><holder>" (both may contain spaces).
  * `hand_off` gives a free lock to the first waiter whose entry has not expired (skipping and dropping dead ones), marks the
  * hold with that waiter's id (so its next attempt claims it instead of re-entering) and publishes "<id> <token> <ttl>".
  * Returns the id it handed to, or false when no live waiter is left.
@@ -44,7 +45,8 @@ local function hand_off(lock, fence, queue, waiters, channel, clock)
     local entry = redis.call("HGET", waiters, id)
     if entry then
       redis.call("HDEL", waiters, id)
-      local expires, ttl, secret, holder = string.match(entry, "^(%d+) (%d+) (%S+) (.*)$")
+      local expires, ttl, secret_bytes, rest = string.match(entry, "^(%d+) (%d+) (%d+) (.*)$")
+      local secret, holder = string.sub(rest, 1, tonumber(secret_bytes)), string.sub(rest, tonumber(secret_bytes) + 1)
       if tonumber(expires) > now_ms then
         local token = next_token(fence, clock)
         redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id)

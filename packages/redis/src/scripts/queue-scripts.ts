@@ -48,7 +48,7 @@ end
 if id ~= "" then
   local lease = tonumber(ARGV[5])
   local expires = string.format("%.0f", math.floor((clock or now_us()) / 1000) + lease)
-  if redis.call("HSET", waiters, id, expires .. " " .. ARGV[3] .. " " .. secret .. " " .. holder) == 1 then
+  if redis.call("HSET", waiters, id, expires .. " " .. ARGV[3] .. " " .. #secret .. " " .. secret .. holder) == 1 then
     redis.call("RPUSH", queue, id)
   end
   if redis.call("PTTL", queue) < lease * 2 then
