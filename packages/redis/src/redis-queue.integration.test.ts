@@ -66,6 +66,21 @@ describe("redis wait queue", () => {
     expect(await server.command("EXISTS", `${tag(k)}:lock`)).toBe(0);
   });
 
+  it("a hand-off skips a queue entry it cannot read (an older client's form) and serves the next waiter", async () => {
+    const [holderSide, waiterSide] = [provider(), provider()];
+    const k = key("old-entry");
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    const [seconds] = (await server.command("TIME")) as string[];
+    await server.command("RPUSH", `${tag(k)}:queue`, "old-client-waiter");
+    await server.command("HSET", `${tag(k)}:waiters`, "old-client-waiter", `${Number(seconds) * 1000 + 60_000} 30000 oldsecret old-holder`);
+    const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(2);
+    await held.release();
+    const lock = await waiting;
+    expect(lock.holdCount).toBe(1);
+    await lock.release();
+  });
+
   it("a release hands the key to the queued waiter with no further request from the waiter", async () => {
     const [holderSide, waiterSide] = [provider(), provider()];
     const k = key("zero-round-trip");

@@ -31,7 +31,8 @@ end
 /**
  * The wait queue of a key: a list of waiter ids in arrival order, and a hash
  * id → "<expires ms> <ttl ms> <owner secret's length in bytes> <owner secret><holder>" (both may contain spaces).
- * `hand_off` gives a free lock to the first waiter whose entry has not expired (skipping and dropping dead ones), marks the
+ * `hand_off` gives a free lock to the first waiter whose entry has not expired (skipping and dropping dead ones, and
+ * entries it cannot read, e.g. written by an older client), marks the
  * hold with that waiter's id (so its next attempt claims it instead of re-entering) and publishes "<id> <token> <ttl>".
  * Returns the id it handed to, or false when no live waiter is left.
  */
@@ -46,8 +47,8 @@ local function hand_off(lock, fence, queue, waiters, channel, clock)
     if entry then
       redis.call("HDEL", waiters, id)
       local expires, ttl, secret_bytes, rest = string.match(entry, "^(%d+) (%d+) (%d+) (.*)$")
-      local secret, holder = string.sub(rest, 1, tonumber(secret_bytes)), string.sub(rest, tonumber(secret_bytes) + 1)
-      if tonumber(expires) > now_ms then
+      if expires and tonumber(expires) > now_ms then
+        local secret, holder = string.sub(rest, 1, tonumber(secret_bytes)), string.sub(rest, tonumber(secret_bytes) + 1)
         local token = next_token(fence, clock)
         redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id)
         redis.call("PEXPIRE", lock, ttl)
