@@ -118,9 +118,9 @@ export class RedlockLockDriver implements LockDriver {
     const { replies } = await this.#nodes.fanOutUntil(
       (node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.#queueKeys(key), [ownerSecret, this.layout.releaseChannel(key)]),
       this.#budget.bound("release"),
-      (answers) => answers.filter(releasedHere).length >= this.quorum || this.#nodes.unreachable(answers.filter((a) => a.ok && !releasedHere(a)).length),
+      (answers) => answers.filter(heldHere).length >= this.quorum || this.#nodes.unreachable(answers.filter((a) => a.ok && !heldHere(a)).length),
     );
-    const counts = replies.flatMap((reply) => (releasedHere(reply) ? [Number((reply.value as number[])[1])] : []));
+    const counts = replies.flatMap((reply) => (heldHere(reply) ? [Number((reply.value as number[])[1])] : []));
     const errors = replies.filter((reply) => !reply.ok).length;
     if (counts.length >= this.quorum) return { held: true, holdCount: this.#nodes.majorityValue(counts) ?? 0 };
     if (counts.length + errors < this.quorum) return { held: false, holdCount: 0 };
@@ -251,7 +251,7 @@ export class RedlockLockDriver implements LockDriver {
     const args = [request.ownerSecret, this.#budget.leaseMs(request.ttlMs)];
     const keys = [this.layout.lockKey(request.key)];
     const replies = await this.#nodes.fanOut((node) => node.run("acquire", RENEW_SCRIPT, keys, args), this.#budget.bound("acquire", request.ttlMs), granting);
-    return replies.filter((reply) => reply.ok && (reply.value as number[])[0] === 1).length >= this.quorum;
+    return replies.filter(heldHere).length >= this.quorum;
   }
 
   /**
@@ -351,7 +351,8 @@ function placeArgs(place: QueuePlace | undefined): Array<string | number> {
   return place === undefined ? [""] : [place.id, place.ticket, place.leaseMs];
 }
 
-function releasedHere(reply: NodeReply<unknown>): reply is Extract<NodeReply<unknown>, { ok: true }> {
+/** True when the node ran the script and its reply starts with 1: it still held the lock for this owner (release, renew). */
+function heldHere(reply: NodeReply<unknown>): reply is Extract<NodeReply<unknown>, { ok: true }> {
   return reply.ok && (reply.value as number[])[0] === 1;
 }
 

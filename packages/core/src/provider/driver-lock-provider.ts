@@ -14,7 +14,7 @@ import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock, LockCapabilities, LockProvider, LockState } from "../types.js";
 import { Hold } from "./hold.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
-import { LocalWaitQueue, type WaitTicket } from "./local-wait-queue.js";
+import { LocalWaitQueue } from "./local-wait-queue.js";
 import { type HoldOperations, LockHandle } from "./lock-handle.js";
 import { pollUntilGranted } from "./poll-until-granted.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
@@ -52,22 +52,18 @@ export class DriverLockProvider implements LockProvider {
   async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
     const { request, settings, newOwner } = this.#prepare(key, options);
     const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
-    let ticket: WaitTicket | undefined;
+    let leaveLine: (() => void) | undefined;
     try {
       // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
       const joinsLine = newOwner && settings.waitMs !== 0 && this.#queue.has(key);
       const fresh = joinsLine ? undefined : await this.#firstAttempt(request, waiting.scope);
       if (fresh !== undefined) return this.#grant(request, fresh, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
-      // The place in this process's line is kept until the grant is a hold here, so the next in line sees it held.
-      ticket = this.#driver.acquire ? undefined : this.#queue.enter(key);
+      const waiter = this.#waiter(request);
+      leaveLine = waiter.leaveLine;
       for (;;) {
         // The wait honours the signal itself and cleans up (queue entries, late grants) before it rejects.
-        const granted = await this.#call("acquire", () =>
-          this.#driver.acquire
-            ? this.#driver.acquire(request, { signal: waiting.scope.signal })
-            : pollUntilGranted(this.#driver, request, waiting.scope.signal, ticket as WaitTicket, (held) => this.#heldHereMs(held)),
-        );
+        const granted = await this.#call("acquire", () => waiter.next(waiting.scope.signal));
         const confirmed = waiting.scope.aborted ? undefined : await this.#confirmFresh(request, granted);
         if (waiting.scope.aborted) {
           if (confirmed !== undefined) await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
@@ -78,9 +74,24 @@ export class DriverLockProvider implements LockProvider {
     } catch (error) {
       throw waiting.scope.aborted ? waiting.scope.reason : error;
     } finally {
-      ticket?.leave();
+      leaveLine?.();
       waiting.dispose();
     }
+  }
+
+  /**
+   * How `request` waits: natively when the driver queues waiters itself, else in this process's line, polling or on
+   * release notifications. The place in the line is kept until the grant is a hold here (`leaveLine`), so the next in
+   * line sees it held.
+   */
+  #waiter(request: DriverAcquireRequest): { next: (signal: AbortSignal) => Promise<DriverGranted>; leaveLine?: () => void } {
+    const native = this.#driver.acquire?.bind(this.#driver);
+    if (native !== undefined) return { next: (signal) => native(request, { signal }) };
+    const ticket = this.#queue.enter(request.key);
+    return {
+      next: (signal) => pollUntilGranted(this.#driver, request, signal, ticket, (key) => this.#heldHereMs(key)),
+      leaveLine: () => ticket.leave(),
+    };
   }
 
   async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
