@@ -76,6 +76,10 @@ export class RedisLockDriver implements LockDriver {
     return this.#attempt(request, "");
   }
 
+  isWatching(key: string): boolean {
+    return this.#subscriber.isSubscribed(this.layout.releaseChannel(key));
+  }
+
   /** Queues on the server and takes the lock when a release hands it over (FIFO across processes). */
   acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
     return waitInQueue(this.#queue, request, wait.signal);

@@ -98,6 +98,11 @@ export class RedlockLockDriver implements LockDriver {
     );
   }
 
+  isWatching(key: string): boolean {
+    const channel = this.layout.releaseChannel(key);
+    return this.#nodes.nodes.some((node) => node.isListening(channel));
+  }
+
   async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
     const startedAt = monotonicNow();
     const outcomes = renewals.map((): NodeOutcome[] => []);

@@ -68,6 +68,12 @@ export interface LockDriver {
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult>;
   /** Optional native waiting (server-side queues, FIFO); rejects with `wait.signal.reason` and leaves nothing behind. */
   acquire?(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted>;
+  /**
+   * Optional, with `acquire`: true while this driver hears the key's releases (someone here waits on it, or did a
+   * moment ago), so the key is contended and its waiters queued: a new owner then skips the attempt that would only
+   * be refused and goes straight to `acquire`, which must make its first attempt only once it hears releases.
+   */
+  isWatching?(key: string): boolean;
   /** Optional: subscribes to release notifications of `key`; resolves once subscribed, before the first attempt. */
   watchReleases?(key: string): Promise<ReleaseWatch>;
   /** Extends each lease if its owner still holds it; one boolean per renewal, in order. */

@@ -55,7 +55,7 @@ export class DriverLockProvider implements LockProvider {
     let leaveLine: (() => void) | undefined;
     try {
       // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
-      const joinsLine = newOwner && settings.waitMs !== 0 && this.#queue.has(key);
+      const joinsLine = newOwner && settings.waitMs !== 0 && (this.#queue.has(key) || this.#driver.isWatching?.(key) === true);
       const fresh = joinsLine ? undefined : await this.#firstAttempt(request, waiting.scope);
       if (fresh !== undefined) return this.#grant(request, fresh, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);

@@ -34,6 +34,33 @@ class CountingDriver extends MemoryLockDriver {
   }
 }
 
+/** A memory backend with native (FIFO) waiting that says whether it watches a key, counting first attempts and waits. */
+class WatchingDriver extends MemoryLockDriver {
+  readonly watching = new Set<string>();
+  firstAttempts = 0;
+  waits = 0;
+
+  constructor(store: MemoryLockStore) {
+    super(store, "fifo");
+    const wait = this.acquire as NonNullable<MemoryLockDriver["acquire"]>;
+    Object.assign(this, {
+      acquire: (request: DriverAcquireRequest, options: { signal: AbortSignal }) => {
+        this.waits += 1;
+        return wait(request, options);
+      },
+    });
+  }
+
+  isWatching(key: string): boolean {
+    return this.watching.has(key);
+  }
+
+  override async tryAcquire(request: DriverAcquireRequest) {
+    this.firstAttempts += 1;
+    return super.tryAcquire(request);
+  }
+}
+
 async function codeOf(promise: Promise<unknown>) {
   const error = await promise.then(
     () => undefined,
@@ -127,6 +154,20 @@ describe("the first attempt of acquire", () => {
     await firstLock.release();
     expect((await second).holdCount).toBe(1);
     expect(driver.attempts.get("second")).toBe(2);
+    await provider.close();
+  });
+
+  it("of a new owner is skipped when the driver already watches the key (its waiters are queued), not otherwise", async () => {
+    const driver = new WatchingDriver(new MemoryLockStore());
+    const provider = new DriverLockProvider(driver);
+    await (await provider.acquire("quiet")).release();
+    expect([driver.firstAttempts, driver.waits]).toEqual([1, 0]);
+    driver.watching.add("busy");
+    await (await provider.acquire("busy")).release();
+    expect([driver.firstAttempts, driver.waits]).toEqual([1, 1]);
+    // A known owner may be re-entering, which only an attempt can tell: it still tries first.
+    await (await provider.acquire("busy", { owner: "known" })).release();
+    expect([driver.firstAttempts, driver.waits]).toEqual([2, 1]);
     await provider.close();
   });
 });

@@ -62,6 +62,11 @@ export class ReleaseSubscriber {
     return stop;
   }
 
+  /** True while `channel` is subscribed (or being subscribed): someone listens, or did until a moment ago. */
+  isSubscribed(channel: string): boolean {
+    return this.#channels.has(channel);
+  }
+
   /** Number of channels currently subscribed (or being subscribed). */
   get channelCount(): number {
     return this.#channels.size;

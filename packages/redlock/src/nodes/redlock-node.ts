@@ -71,6 +71,11 @@ export class RedlockNode {
     return this.#subscriber.listen(channel, listener);
   }
 
+  /** True while a release channel is subscribed here (someone listens, or did until a moment ago). */
+  isListening(channel: string): boolean {
+    return this.#subscriber.isSubscribed(channel);
+  }
+
   /** True once `close()` was called. */
   get closed(): boolean {
     return this.#closed;
