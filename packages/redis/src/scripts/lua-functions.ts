@@ -11,6 +11,19 @@ local function now_us()
 end
 `;
 
+/** Re-enters a hold: one more level, and the lease extended to `ttl` if less is left. Returns the count and the lease left. */
+export const REENTER = `
+local function reenter(lock, ttl)
+  local count = redis.call("HINCRBY", lock, "count", 1)
+  local left = redis.call("PTTL", lock)
+  if left < ttl then
+    redis.call("PEXPIRE", lock, ttl)
+    left = ttl
+  end
+  return count, left
+end
+`;
+
 /**
  * The next fencing token of a key: max(counter + 1, server clock in µs), kept in the never-expiring
  * counter `fence`, so it rises even if the counter was lost as long as the clock does not go back.

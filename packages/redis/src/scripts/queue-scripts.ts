@@ -1,4 +1,4 @@
-import { HAND_OFF, NOW_US } from "./lua-functions.js";
+import { HAND_OFF, NOW_US, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /** KEYS of every queue-aware script: lock hash, fencing counter, wait queue (list), waiter entries (hash). */
@@ -13,7 +13,7 @@ const QUEUE_KEYS = `local lock, fence, queue, waiters = KEYS[1], KEYS[2], KEYS[3
  */
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
-  `${NOW_US}${HAND_OFF}
+  `${NOW_US}${HAND_OFF}${REENTER}
 ${QUEUE_KEYS}
 local secret, holder, ttl, id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local hold = redis.call("HMGET", lock, "owner", "token", "waiter", "count")
@@ -22,12 +22,7 @@ if hold[1] == secret then
     redis.call("HDEL", lock, "waiter")
     return {2, hold[2], tonumber(hold[4]), redis.call("PTTL", lock)}
   end
-  local count = redis.call("HINCRBY", lock, "count", 1)
-  local left = redis.call("PTTL", lock)
-  if left < ttl then
-    redis.call("PEXPIRE", lock, ttl)
-    left = ttl
-  end
+  local count, left = reenter(lock, ttl)
   return {1, hold[2], count, left}
 end
 local clock

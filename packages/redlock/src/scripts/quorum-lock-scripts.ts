@@ -1,4 +1,4 @@
-import { NOW_US, RedisScript } from "@distlock/redis";
+import { NOW_US, REENTER, RedisScript } from "@distlock/redis";
 
 /**
  * Lua helpers of a node's wait queue: a sorted set of waiter ids scored by the waiter's ticket (its client's clock when
@@ -50,17 +50,12 @@ const KEYS_LOCK_QUEUE = "local lock, queue, waiters = KEYS[1], KEYS[2], KEYS[3]"
  */
 export const QUORUM_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:quorum-acquire",
-  `${QUEUE_FUNCTIONS}
+  `${QUEUE_FUNCTIONS}${REENTER}
 local lock, fence, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local secret, ttl, proposed, id = ARGV[1], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local owner = redis.call("HGET", lock, "owner")
 if owner == secret then
-  local count = redis.call("HINCRBY", lock, "count", 1)
-  local left = redis.call("PTTL", lock)
-  if left < ttl then
-    redis.call("PEXPIRE", lock, ttl)
-    left = ttl
-  end
+  local count, left = reenter(lock, ttl)
   return {1, redis.call("HGET", lock, "token"), count, left}
 end
 local now = redis.call("EXISTS", queue) == 1 and now_ms()
