@@ -81,6 +81,21 @@ describe("redis wait queue", () => {
     await lock.release();
   });
 
+  it("a second waiter in a provider that already waits on the key queues with one call, no refused first attempt", async () => {
+    const [holderSide, waiterSide] = [provider(), provider()];
+    const k = key("watched");
+    const held = await holderSide.acquire(k, { ttlMs: 30_000 });
+    const first = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    const before = await scriptCalls();
+    const second = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(2);
+    expect((await scriptCalls()) - before).toBe(1);
+    await held.release();
+    await (await first).release();
+    await (await second).release();
+  });
+
   it("a release hands the key to the queued waiter with no further request from the waiter", async () => {
     const [holderSide, waiterSide] = [provider(), provider()];
     const k = key("zero-round-trip");

@@ -61,6 +61,21 @@ describe("the nodes' wait queues", () => {
     expect(granted).toBe(3);
   });
 
+  it("a second waiter in a provider that already waits on the key queues with one call per node, no refused first attempt", async () => {
+    const key = `watched:${randomUUID()}`;
+    const holder = await provider().acquire(key, { ttlMs: TTL_MS, autoRenew: false });
+    const waiters = provider();
+    const first = waiters.acquire(key, { ttlMs: TTL_MS, autoRenew: false });
+    await expect.poll(() => queueLengths(key)).toEqual([1, 1, 1, 1, 1]);
+    const before = await scriptCalls(0);
+    const second = waiters.acquire(key, { ttlMs: TTL_MS, autoRenew: false });
+    await expect.poll(() => queueLengths(key)).toEqual([2, 2, 2, 2, 2]);
+    expect(await scriptCalls(0)).toBe(before + 1);
+    await holder.release();
+    await (await first).release();
+    await (await second).release();
+  });
+
   it("a free key is refused to newcomers while a live waiter is first in line, and granted once its place expires", async () => {
     const key = `gated:${randomUUID()}`;
     // A waiter that stalled: queued on every node, its place ending in 400 ms by each node's clock.
