@@ -121,7 +121,7 @@ export class RedlockLockDriver implements LockDriver {
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
     // Decided once a majority released, or too many did not hold it: the other nodes run it in order on their connections.
     const { replies } = await this.#nodes.fanOutUntil(
-      (node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.#queueKeys(key), [ownerSecret, this.layout.releaseChannel(key)]),
+      (node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.layout.queueScriptKeys(key), [ownerSecret, this.layout.releaseChannel(key)]),
       this.#budget.bound("release"),
       (answers) => answers.filter(heldHere).length >= this.quorum || this.#nodes.unreachable(answers.filter((a) => a.ok && !heldHere(a)).length),
     );
@@ -162,7 +162,7 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   async forceRelease(key: string): Promise<boolean> {
-    const replies = await this.#runEverywhere("forceRelease", QUORUM_FORCE_RELEASE_SCRIPT, this.#queueKeys(key), [this.layout.releaseChannel(key)]);
+    const replies = await this.#runEverywhere("forceRelease", QUORUM_FORCE_RELEASE_SCRIPT, this.layout.queueScriptKeys(key), [this.layout.releaseChannel(key)]);
     if (replies.some((reply) => reply.ok && reply.value === 1)) return true;
     const errors = replies.filter((reply) => !reply.ok).length;
     if (this.#nodes.unreachable(errors))
@@ -283,13 +283,17 @@ export class RedlockLockDriver implements LockDriver {
     if (targets.length === 0) return;
     const args = [request.ownerSecret, this.layout.releaseChannel(request.key), ...placeArgs(place)];
     const bound = this.#budget.bound("release");
-    await this.#nodes.fanOut((node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.#queueKeys(request.key), args), bound, targets);
+    await this.#nodes.fanOut((node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.layout.queueScriptKeys(request.key), args), bound, targets);
   }
 
   /** Takes `place` out of the queues of `nodes` (best effort: an entry left behind expires with its lease). */
   async #leave(key: string, place: QueuePlace, nodes?: readonly RedlockNode[]): Promise<void> {
     const args = [place.id, this.layout.releaseChannel(key)];
-    await this.#nodes.fanOut((node) => node.run("leave", LEAVE_QUORUM_QUEUE_SCRIPT, this.#queueKeys(key), args), this.#budget.bound("release"), nodes);
+    await this.#nodes.fanOut(
+      (node) => node.run("leave", LEAVE_QUORUM_QUEUE_SCRIPT, this.layout.queueScriptKeys(key), args),
+      this.#budget.bound("release"),
+      nodes,
+    );
   }
 
   /** Hears every node announce releases and name its first waiter (see `QuorumReleaseWatch` for when `place` wakes). */
@@ -300,11 +304,6 @@ export class RedlockLockDriver implements LockDriver {
     const stops = replies.flatMap((reply) => (reply.ok ? [reply.value] : []));
     watch.subscribed(stops, stops.length === replies.length);
     return watch;
-  }
-
-  /** Lock hash, wait queue and waiter expiries of `key`. */
-  #queueKeys(key: string): string[] {
-    return [this.layout.lockKey(key), this.layout.queueKey(key), this.layout.waitersKey(key)];
   }
 
   /**
@@ -351,7 +350,7 @@ export class RedlockLockDriver implements LockDriver {
   }
 }
 
-/** The acquire script's waiter arguments: id, ticket and lease, or "" for an attempt that does not wait. */
+/** The waiter arguments of the acquire and give-back (undo) scripts: id, ticket and lease, or one "" for an attempt that does not wait. */
 function placeArgs(place: QueuePlace | undefined): Array<string | number> {
   return place === undefined ? [""] : [place.id, place.ticket, place.leaseMs];
 }

@@ -20,7 +20,7 @@ export class RedisKeyLayout {
     return `${this.#tag(key)}:fence`;
   }
 
-  /** List of the ids of waiters queued for the key, in arrival order. */
+  /** The ids of waiters queued for the key: a list in arrival order here, a sorted set by ticket in @distlock/redlock. */
   queueKey(key: string): string {
     return `${this.#tag(key)}:queue`;
   }

@@ -24,7 +24,6 @@ export class RedlockNode {
   readonly #subscriber: ReleaseSubscriber;
   readonly #createdAt = monotonicNow();
   #lastConnectionError: string | undefined;
-  #closed = false;
   #connected = false;
   #subscriberConnection: Redis | undefined;
 
@@ -76,14 +75,8 @@ export class RedlockNode {
     return this.#subscriber.isSubscribed(channel);
   }
 
-  /** True once `close()` was called. */
-  get closed(): boolean {
-    return this.#closed;
-  }
-
   /** Drops the pub/sub connection and, when the node owns it, the command connection, without a QUIT round trip. */
   async close(): Promise<void> {
-    this.#closed = true;
     await this.#subscriber.close();
     if (this.#config.ownsClient) this.#config.client.disconnect();
   }

@@ -3,19 +3,24 @@ import { NOW_US, REENTER, RedisScript } from "@distlock/redis";
 /**
  * Lua helpers of a node's wait queue: a sorted set of waiter ids scored by the waiter's ticket (its client's clock when
  * it began waiting, the same on every node, so every node orders the same waiters alike) and a hash id → expiry (ms,
- * node clock). `live_head` drops expired waiters from the front and returns the first live one and its ticket, or false.
+ * node clock). `live_head` drops expired waiters from the front and returns the first live one, its ticket and its
+ * expiry, or false.
  */
 const QUEUE_FUNCTIONS = `${NOW_US}
 local function now_ms()
   return math.floor(now_us() / 1000)
 end
+local function drop_waiter(queue, waiters, id)
+  redis.call("ZREM", queue, id)
+  redis.call("HDEL", waiters, id)
+end
 local function live_head(queue, waiters, now)
   for _ = 1, 1000 do
     local first = redis.call("ZRANGE", queue, 0, 0, "WITHSCORES")
     if not first[1] then return false end
-    if tonumber(redis.call("HGET", waiters, first[1]) or "0") > now then return first[1], tonumber(first[2]) end
-    redis.call("ZREM", queue, first[1])
-    redis.call("HDEL", waiters, first[1])
+    local expires = tonumber(redis.call("HGET", waiters, first[1]) or "0")
+    if expires > now then return first[1], tonumber(first[2]), expires end
+    drop_waiter(queue, waiters, first[1])
   end
   return false
 end
@@ -34,11 +39,11 @@ local function announce_head(queue, waiters, channel, now)
 end
 `;
 
-/** KEYS of the queue-aware scripts after the lock hash (and fencing counter): wait queue (sorted set), waiter expiries (hash). */
-const KEYS_LOCK_QUEUE = "local lock, queue, waiters = KEYS[1], KEYS[2], KEYS[3]";
+/** KEYS of every script here (`RedisKeyLayout.queueScriptKeys`): lock hash, fencing counter, wait queue (sorted set), waiter expiries (hash). */
+const QUEUE_KEYS = "local lock, fence, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]";
 
 /**
- * One node's vote on a lock. KEYS: lock hash, fencing counter, wait queue, waiter expiries. ARGV: owner secret, holder
+ * One node's vote on a lock. ARGV: owner secret, holder
  * label, ttl ms, proposed token (a decimal integer string, or "" without fencing), waiter id ("" for an attempt that
  * does not wait), waiter ticket, waiter lease ms.
  * A free lock goes only to the queue's first live waiter (or a waiter whose ticket puts it ahead of the first: its
@@ -51,7 +56,7 @@ const KEYS_LOCK_QUEUE = "local lock, queue, waiters = KEYS[1], KEYS[2], KEYS[3]"
 export const QUORUM_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:quorum-acquire",
   `${QUEUE_FUNCTIONS}${REENTER}
-local lock, fence, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+${QUEUE_KEYS}
 local secret, ttl, proposed, id = ARGV[1], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local owner = redis.call("HGET", lock, "owner")
 if owner == secret then
@@ -59,15 +64,15 @@ if owner == secret then
   return {1, redis.call("HGET", lock, "token"), count, left}
 end
 local now = redis.call("EXISTS", queue) == 1 and now_ms()
-local head, head_ticket = false, nil
-if now then head, head_ticket = live_head(queue, waiters, now) end
+local head, head_ticket, head_expires = false, nil, nil
+if now then head, head_ticket, head_expires = live_head(queue, waiters, now) end
 local ticket = id ~= "" and tonumber(ARGV[6])
 local ahead = head and ticket and (ticket < head_ticket or (ticket == head_ticket and id < head))
 local refusal
 if owner then
   refusal = {0, redis.call("PTTL", lock)}
 elseif head and head ~= id and not ahead then
-  refusal = {0, tonumber(redis.call("HGET", waiters, head)) - now}
+  refusal = {0, head_expires - now}
 elseif proposed ~= "" then
   local last = redis.call("SET", fence, proposed, "GET")
   if last and (#last > #proposed or (#last == #proposed and last >= proposed)) then
@@ -79,10 +84,7 @@ if refusal then
   if id ~= "" then join_queue(queue, waiters, id, ARGV[6], tonumber(ARGV[7]), now or now_ms()) end
   return refusal
 end
-if head and id ~= "" then
-  redis.call("ZREM", queue, id)
-  redis.call("HDEL", waiters, id)
-end
+if head and id ~= "" then drop_waiter(queue, waiters, id) end
 redis.call("HSET", lock, "owner", secret, "holder", ARGV[2], "count", 1, "token", proposed)
 redis.call("PEXPIRE", lock, ttl)
 return {1, proposed, 1, ttl}
@@ -92,14 +94,14 @@ return {1, proposed, 1, ttl}
 
 /**
  * Drops one level of a hold; at zero deletes it and announces the queue's first live waiter, if any, on the release
- * channel (so does a release that finds the lock free: its copy here expired). KEYS: lock hash, wait queue, waiter
- * expiries. ARGV: owner secret, release channel, and when a waiter gives back a grant of a failed attempt: its waiter
- * id, ticket and lease ms (it keeps its place in the queue). Returns {held 1|0, holdCount left}.
+ * channel (so does a release that finds the lock free: its copy here expired). ARGV: owner secret, release channel,
+ * and when a waiter gives back a grant of a failed attempt: its waiter id, ticket and lease ms (it keeps its place in
+ * the queue). Returns {held 1|0, holdCount left}.
  */
 export const QUORUM_RELEASE_SCRIPT = new RedisScript(
   "distlock:quorum-release",
   `${QUEUE_FUNCTIONS}
-${KEYS_LOCK_QUEUE}
+${QUEUE_KEYS}
 local hold = redis.call("HMGET", lock, "owner", "count")
 if hold[1] ~= ARGV[1] then
   if not hold[1] then announce_head(queue, waiters, ARGV[2]) end
@@ -115,30 +117,30 @@ end
 announce_head(queue, waiters, ARGV[2], now)
 return {1, 0}
 `,
-  3,
+  4,
 );
 
-/** A waiter leaves the queue; if the lock is free, the next live waiter is announced. KEYS: lock hash, wait queue, waiter expiries. ARGV: waiter id, release channel. Returns 1|0. */
+/** A waiter leaves the queue; if the lock is free, the next live waiter is announced. ARGV: waiter id, release channel. Returns 1|0. */
 export const LEAVE_QUORUM_QUEUE_SCRIPT = new RedisScript(
   "distlock:leave-quorum-queue",
   `${QUEUE_FUNCTIONS}
-${KEYS_LOCK_QUEUE}
+${QUEUE_KEYS}
 redis.call("HDEL", waiters, ARGV[1])
 if redis.call("ZREM", queue, ARGV[1]) == 0 then return 0 end
 if redis.call("EXISTS", lock) == 0 then announce_head(queue, waiters, ARGV[2]) end
 return 1
 `,
-  3,
+  4,
 );
 
-/** Frees a lock whoever holds it and announces the next live waiter. KEYS: lock hash, wait queue, waiter expiries. ARGV: release channel. Returns 1|0. */
+/** Frees a lock whoever holds it and announces the next live waiter. ARGV: release channel. Returns 1|0. */
 export const QUORUM_FORCE_RELEASE_SCRIPT = new RedisScript(
   "distlock:quorum-force-release",
   `${QUEUE_FUNCTIONS}
-${KEYS_LOCK_QUEUE}
+${QUEUE_KEYS}
 if redis.call("DEL", lock) == 0 then return 0 end
 announce_head(queue, waiters, ARGV[1])
 return 1
 `,
-  3,
+  4,
 );
