@@ -241,7 +241,7 @@ export class RedlockLockDriver implements LockDriver {
     }
     const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
     const queuedOn = everyVote.filter((vote) => vote.vote !== "for").map((vote) => vote.node);
-    if (place !== undefined && queuedOn.length > 0) await this.#leave(request.key, place, queuedOn);
+    if (place !== undefined && queuedOn.length > 0) await this.#leave(request.key, place, { won: queuedOn });
     return { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
   }
 
@@ -286,13 +286,17 @@ export class RedlockLockDriver implements LockDriver {
     await this.#nodes.fanOut((node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.layout.queueScriptKeys(request.key), args), bound, targets);
   }
 
-  /** Takes `place` out of the queues of `nodes` (best effort: an entry left behind expires with its lease). */
-  async #leave(key: string, place: QueuePlace, nodes?: readonly RedlockNode[]): Promise<void> {
-    const args = [place.id, this.layout.releaseChannel(key)];
+  /**
+   * Takes `place` out of the queues (best effort: an entry left behind expires with its lease): of every node when the
+   * waiter gives up, announcing the next waiter where the lock is free; only of the nodes that refused it when it `won`
+   * on the others, silently, since waking the next waiter now would only send an attempt that the winner refuses.
+   */
+  async #leave(key: string, place: QueuePlace, { won }: { won?: readonly RedlockNode[] } = {}): Promise<void> {
+    const args = [place.id, won === undefined ? this.layout.releaseChannel(key) : ""];
     await this.#nodes.fanOut(
       (node) => node.run("leave", LEAVE_QUORUM_QUEUE_SCRIPT, this.layout.queueScriptKeys(key), args),
       this.#budget.bound("release"),
-      nodes,
+      won,
     );
   }
 

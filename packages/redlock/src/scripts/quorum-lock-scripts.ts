@@ -120,14 +120,18 @@ return {1, 0}
   4,
 );
 
-/** A waiter leaves the queue; if the lock is free, the next live waiter is announced. ARGV: waiter id, release channel. Returns 1|0. */
+/**
+ * A waiter leaves the queue. ARGV: waiter id, release channel, or "" for a waiter that won on other nodes: it stays
+ * silent, because its own release will announce the next waiter here. A waiter that gives up announces the next one if
+ * the lock is free. Returns 1|0.
+ */
 export const LEAVE_QUORUM_QUEUE_SCRIPT = new RedisScript(
   "distlock:leave-quorum-queue",
   `${QUEUE_FUNCTIONS}
 ${QUEUE_KEYS}
 redis.call("HDEL", waiters, ARGV[1])
 if redis.call("ZREM", queue, ARGV[1]) == 0 then return 0 end
-if redis.call("EXISTS", lock) == 0 then announce_head(queue, waiters, ARGV[2]) end
+if ARGV[2] ~= "" and redis.call("EXISTS", lock) == 0 then announce_head(queue, waiters, ARGV[2]) end
 return 1
 `,
   4,
