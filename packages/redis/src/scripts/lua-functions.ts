@@ -24,6 +24,16 @@ local function reenter(lock, ttl)
 end
 `;
 
+/** Keeps a wait queue and its entries alive at least twice a waiter's lease past this moment. */
+export const KEEP_QUEUE = `
+local function keep_queue(queue, waiters, lease)
+  if redis.call("PTTL", queue) < lease * 2 then
+    redis.call("PEXPIRE", queue, lease * 2)
+    redis.call("PEXPIRE", waiters, lease * 2)
+  end
+end
+`;
+
 /**
  * The next fencing token of a key: max(counter + 1, server clock in µs), kept in the never-expiring
  * counter `fence`, so it rises even if the counter was lost as long as the clock does not go back.

@@ -1,4 +1,4 @@
-import { HAND_OFF, NOW_US, REENTER } from "./lua-functions.js";
+import { HAND_OFF, KEEP_QUEUE, NOW_US, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /** KEYS of every queue-aware script: lock hash, fencing counter, wait queue (list), waiter entries (hash). */
@@ -13,7 +13,7 @@ const QUEUE_KEYS = `local lock, fence, queue, waiters = KEYS[1], KEYS[2], KEYS[3
  */
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
-  `${NOW_US}${HAND_OFF}${REENTER}
+  `${NOW_US}${HAND_OFF}${REENTER}${KEEP_QUEUE}
 ${QUEUE_KEYS}
 local secret, holder, ttl, id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local hold = redis.call("HMGET", lock, "owner", "token", "waiter", "count")
@@ -46,10 +46,7 @@ if id ~= "" then
   if redis.call("HSET", waiters, id, expires .. " " .. ARGV[3] .. " " .. #secret .. " " .. secret .. holder) == 1 then
     redis.call("RPUSH", queue, id)
   end
-  if redis.call("PTTL", queue) < lease * 2 then
-    redis.call("PEXPIRE", queue, lease * 2)
-    redis.call("PEXPIRE", waiters, lease * 2)
-  end
+  keep_queue(queue, waiters, lease)
 end
 return {0, redis.call("PTTL", lock)}
 `,

@@ -33,7 +33,7 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
     if (parsed !== undefined && !queue.claimHandOffs) handOff = parsed;
     wake?.();
   });
-  const refreshMs = Math.max(1, Math.min(queue.waiterLeaseMs / 3, request.ttlMs / 4));
+  const refreshMs = queueRefreshMs(queue.waiterLeaseMs, request.ttlMs);
   try {
     for (;;) {
       signal.throwIfAborted();
@@ -52,6 +52,11 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
   } finally {
     stopListening();
   }
+}
+
+/** How often a queued waiter refreshes its place: well within its lease, and often enough to notice a holder's lease ending unreleased. */
+export function queueRefreshMs(waiterLeaseMs: number, ttlMs: number): number {
+  return Math.max(1, Math.min(waiterLeaseMs / 3, ttlMs / 4));
 }
 
 /** Resolves after `ms`, on abort, or when the function given to `onResume` is called. */

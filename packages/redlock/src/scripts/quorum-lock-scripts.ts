@@ -1,4 +1,4 @@
-import { NOW_US, REENTER, RedisScript } from "@distlock/redis";
+import { KEEP_QUEUE, NOW_US, REENTER, RedisScript } from "@distlock/redis";
 
 /**
  * Lua helpers of a node's wait queue: a sorted set of waiter ids scored by the waiter's ticket (its client's clock when
@@ -6,7 +6,7 @@ import { NOW_US, REENTER, RedisScript } from "@distlock/redis";
  * node clock). `live_head` drops expired waiters from the front and returns the first live one, its ticket and its
  * expiry, or false.
  */
-const QUEUE_FUNCTIONS = `${NOW_US}
+const QUEUE_FUNCTIONS = `${NOW_US}${KEEP_QUEUE}
 local function now_ms()
   return math.floor(now_us() / 1000)
 end
@@ -27,10 +27,7 @@ end
 local function join_queue(queue, waiters, id, ticket, lease, now)
   redis.call("ZADD", queue, "NX", ticket, id)
   redis.call("HSET", waiters, id, string.format("%.0f", now + lease))
-  if redis.call("PTTL", queue) < lease * 2 then
-    redis.call("PEXPIRE", queue, lease * 2)
-    redis.call("PEXPIRE", waiters, lease * 2)
-  end
+  keep_queue(queue, waiters, lease)
 end
 local function announce_head(queue, waiters, channel, now)
   if redis.call("EXISTS", queue) == 0 then return end

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type DriverAcquireResult, type DriverGranted, monotonicNow, type ReleaseWatch, stampGrant } from "@distlock/core";
+import { queueRefreshMs } from "@distlock/redis";
 import { wallClockMicros } from "../fencing/token-proposals.js";
 
 /**
@@ -32,7 +33,7 @@ export async function waitInQuorumQueue(queue: QuorumQueueAccess, ttlMs: number,
   const place = { id: randomBytes(12).toString("base64url"), ticket: String(wallClockMicros()), leaseMs: queue.waiterLeaseMs };
   let attemptAt = monotonicNow();
   const watch = await queue.watchTurn(place, () => attemptAt);
-  const refreshMs = Math.max(1, Math.min(place.leaseMs / 3, ttlMs / 4));
+  const refreshMs = queueRefreshMs(place.leaseMs, ttlMs);
   try {
     for (;;) {
       signal.throwIfAborted();
