@@ -10,6 +10,26 @@ export interface BenchRow {
   readonly metrics: Readonly<Record<string, number>>;
 }
 
+/**
+ * Why a row's run does not count as a measurement (workers stuck in acquire, or acquires and releases that threw), or
+ * undefined when it does: its latencies cover only the few acquisitions that got through.
+ */
+export function runFailure(row: BenchRow): string | undefined {
+  const stuck = row.metrics["stuck workers"] ?? 0;
+  const errors = row.metrics.errors ?? 0;
+  if (stuck > 0) return `${stuck} workers stuck`;
+  if (errors > 0) return `${errors} errors`;
+  return undefined;
+}
+
+/** The peer with the lowest `metric` among `rows` whose runs counted (see `runFailure`), or the first row when none did. */
+export function bestPeer(rows: readonly BenchRow[], peers: ReadonlySet<string>, metric: string): string {
+  const best = rows
+    .filter((row) => peers.has(row.subject) && Number.isFinite(row.metrics[metric]) && runFailure(row) === undefined)
+    .sort((a, b) => (a.metrics[metric] ?? 0) - (b.metrics[metric] ?? 0))[0];
+  return best?.subject ?? rows[0]?.subject ?? "";
+}
+
 /** A set of scenarios that share servers; `run` starts what it needs and tears it down. */
 export interface ScenarioGroup {
   readonly name: string;

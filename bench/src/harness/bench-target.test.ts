@@ -12,6 +12,7 @@ const tables: BenchTable[] = [
       { scenario: "s", subject: "ours", metrics: { "ops/s": 900, "p50 ms": 2 } },
       { scenario: "s", subject: "floor", metrics: { "ops/s": 1_000 } },
       { scenario: "s", subject: "peer", metrics: { "ops/s": 800, "p50 ms": Number.NaN } },
+      { scenario: "s", subject: "stuck peer", metrics: { "ops/s": 2, "p50 ms": 0.5, "stuck workers": 16 } },
     ],
   },
   { id: "w64", title: "w64", baseline: "ours", ratioOf: "cmds", rows: [{ scenario: "s", subject: "ours", metrics: { cmds: 5 } }] },
@@ -31,6 +32,13 @@ describe("evaluateTarget", () => {
     expect(evaluateTarget(target, tables).met).toBeUndefined();
     expect(evaluateTarget({ ...target, value: ours("u", "ops/s"), max: 1.2 }, tables).met).toBe(true);
     expect(evaluateTarget({ ...target, value: ours("u", "ops/s"), max: 1 }, tables).met).toBe(false);
+  });
+
+  it("does not compare with a peer whose workers got stuck: its latency covers only the few acquisitions that got through", () => {
+    const target = { claim: "p50 ≤ ½ peers", value: ours("u", "p50 ms"), versus: { subjects: ["stuck peer", "floor"] }, max: 0.5 };
+    expect(evaluateTarget(target, tables)).toEqual({ claim: "p50 ≤ ½ peers", met: undefined, measured: "– (vs stuck peer: 16 workers stuck), – (vs floor)" });
+    const againstBoth = { claim: "ops ≥ peers", value: ours("u", "ops/s"), versus: { subjects: ["stuck peer", "peer"] }, min: 1 };
+    expect(evaluateTarget(againstBoth, tables)).toEqual({ claim: "ops ≥ peers", met: true, measured: "– (vs stuck peer: 16 workers stuck), 1.13× (vs peer)" });
   });
 
   it("compares the same subject across tables (flatness) and a plain value against bounds", () => {

@@ -1,4 +1,4 @@
-import type { BenchTable } from "./bench-row.js";
+import { type BenchRow, type BenchTable, runFailure } from "./bench-row.js";
 import { formatNumber } from "./format-number.js";
 
 /** One metric of one subject in one table. */
@@ -11,7 +11,8 @@ export interface MetricRef {
 /**
  * A number the issues asked for: a metric (or its ratio to the same metric of other subjects, or of the same subject in
  * another table) that must lie within `min`..`max`. Against several subjects, every ratio that could be measured must
- * (a peer that never got the key has no hand-off to compare with).
+ * (a peer that never got the key has no hand-off to compare with, and one whose workers got stuck or failed has none
+ * worth comparing with).
  */
 export interface BenchTarget {
   /** The target in the issue's words, e.g. "uncontended ≥ 0.9× the raw floor". */
@@ -34,7 +35,8 @@ export interface TargetOutcome {
 
 /** Checks `target` against `tables`. */
 export function evaluateTarget(target: BenchTarget, tables: readonly BenchTable[]): TargetOutcome {
-  const read = (ref: MetricRef) => tables.find((t) => t.id === ref.table)?.rows.find((r) => r.subject === ref.subject)?.metrics[ref.metric];
+  const row = (ref: MetricRef): BenchRow | undefined => tables.find((t) => t.id === ref.table)?.rows.find((r) => r.subject === ref.subject);
+  const read = (ref: MetricRef) => row(ref)?.metrics[ref.metric];
   const value = read(target.value);
   const within = (x: number) => (target.min === undefined || x >= target.min) && (target.max === undefined || x <= target.max);
   if (target.versus === undefined) {
@@ -43,9 +45,12 @@ export function evaluateTarget(target: BenchTarget, tables: readonly BenchTable[
   }
   const table = target.versus.table ?? target.value.table;
   const ratios = (target.versus.subjects ?? [target.value.subject]).map((subject) => {
-    const base = read({ table, subject, metric: target.value.metric });
+    const ref = { table, subject, metric: target.value.metric };
+    const baseRow = row(ref);
+    const failure = baseRow === undefined ? undefined : runFailure(baseRow);
+    const base = failure === undefined ? baseRow?.metrics[ref.metric] : undefined;
     return {
-      subject: table === target.value.table ? subject : `${subject}, ${table}`,
+      subject: `${table === target.value.table ? subject : `${subject}, ${table}`}${failure === undefined ? "" : `: ${failure}`}`,
       ratio: value === undefined || base === undefined ? Number.NaN : value / base,
     };
   });

@@ -1,7 +1,7 @@
-import type { BenchRow, BenchTable } from "./bench-row.js";
+import { type BenchRow, type BenchTable, bestPeer } from "./bench-row.js";
 import { type ContendReply, type ContendTask, DRAIN_MS } from "./contend-worker.js";
 import { contentionMetrics, type Window } from "./contention-metrics.js";
-import type { LockSubject } from "./lock-subject.js";
+import { type LockSubject, peerNames } from "./lock-subject.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
 import { sharedClockMs, sleepUntil } from "./stats.js";
 import { runInProcesses } from "./worker-processes.js";
@@ -64,7 +64,7 @@ export async function contendedSweep<S extends LockSubject>(sweep: ContendedSwee
       id: `${sweep.id}-contended-w${workers}`,
       title: `${sweep.system} contended hand-off: W = ${workers} workers over ${PROCESSES} processes, one key, empty critical section, ${WINDOW_MS / 1000} s`,
       rows,
-      baseline: sweep.baseline ?? bestPeer(rows, sweep.subjects, sweep.ratioOf),
+      baseline: sweep.baseline ?? bestPeer(rows, peerNames(sweep.subjects), sweep.ratioOf),
       ratioOf: sweep.ratioOf,
       sweep: { system: sweep.system, id: sweep.id, waiters: workers },
       notes: [HAND_OFF_NOTE, ...(sweep.notes ?? [])],
@@ -75,14 +75,6 @@ export async function contendedSweep<S extends LockSubject>(sweep: ContendedSwee
 }
 
 const noWindow = () => undefined;
-
-function bestPeer(rows: readonly BenchRow[], subjects: readonly LockSubject[], metric: string): string {
-  const peers = new Set(subjects.filter((subject) => subject.role === "peer").map((subject) => subject.name));
-  const best = rows
-    .filter((row) => peers.has(row.subject) && Number.isFinite(row.metrics[metric]))
-    .sort((a, b) => (a.metrics[metric] ?? 0) - (b.metrics[metric] ?? 0))[0];
-  return best?.subject ?? rows[0]?.subject ?? "";
-}
 
 /** `shape.workers` workers over `shape.processes` OS processes loop acquire+release with an empty critical section. */
 export async function measureContended<S extends LockSubject>(run: ContendedRun<S>, subject: S, shape: ContendShape): Promise<BenchRow> {

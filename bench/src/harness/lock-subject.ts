@@ -25,6 +25,11 @@ export interface LockSubject {
   open(target: string): Promise<OpenSubject>;
 }
 
+/** The names of the peer libraries among `subjects`. */
+export function peerNames(subjects: readonly LockSubject[]): ReadonlySet<string> {
+  return new Set(subjects.filter((subject) => subject.role === "peer").map((subject) => subject.name));
+}
+
 /** A distlock provider seen as a subject: acquire with the given ttl, release the handle. */
 export function providerSubject(provider: LockProvider): OpenSubject {
   return {
