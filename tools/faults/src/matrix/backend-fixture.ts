@@ -9,12 +9,13 @@ import {
   startMariadb,
   startPostgres,
   startRedis,
+  startRedisCluster,
   startRedisGroup,
 } from "@distlock/test-servers";
 import type { FaultName } from "./fault-name.js";
 
 /** Backends of the matrix. */
-export const BACKEND_NAMES = ["sqlite", "postgres", "mysql", "redis", "redlock", "etcd"] as const;
+export const BACKEND_NAMES = ["sqlite", "postgres", "mysql", "redis", "redis-cluster", "redlock", "etcd"] as const;
 
 export type BackendName = (typeof BACKEND_NAMES)[number];
 
@@ -29,6 +30,8 @@ export interface BackendFixture extends AsyncDisposable {
   readonly server?: ManagedServer;
   /** The independent masters of Redlock. */
   readonly nodes?: readonly RedisServer[];
+  /** The masters of a Redis Cluster, restarted together by `server-restart`. */
+  readonly clusterMasters?: readonly RedisServer[];
   readonly etcd?: EtcdCluster;
   /**
    * How long a restarted server stays down. Servers that lose their data on a crash (redis without
@@ -47,6 +50,8 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   postgres: SERVER_FAULTS,
   mysql: SERVER_FAULTS,
   redis: SERVER_FAULTS,
+  // The cluster client connects to the addresses the nodes announce, not to a proxy in front of the seeds: no network-cut.
+  "redis-cluster": [...PROCESS_FAULTS, "server-restart"],
   redlock: [...PROCESS_FAULTS, "minority-loss", "majority-loss", "network-cut"],
   etcd: [...PROCESS_FAULTS, "leader-loss", "network-cut"],
 });
@@ -84,6 +89,18 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
       const server = await startRedis();
       const url = `${server.url}?commandTimeoutMs=500&connectTimeoutMs=500`;
       return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS.redis, server, restartDownMs: 1_500, close: () => server.close() });
+    }
+    case "redis-cluster": {
+      const cluster = await startRedisCluster({ masters: 3 });
+      return fixture({
+        backend,
+        url: `${cluster.url}?commandTimeoutMs=500&connectTimeoutMs=500`,
+        ttlMs: 1_000,
+        faults: BACKEND_FAULTS[backend],
+        clusterMasters: cluster.nodes,
+        restartDownMs: 1_500,
+        close: () => cluster.close(),
+      });
     }
     case "redlock": {
       const group = await startRedisGroup(5);

@@ -41,14 +41,14 @@ const holderSigstop: FaultInjector = async (run) => {
   await run.log.next((event) => event.type === "cs-end" && event.hold === holder.hold, 10_000);
 };
 
-/** SIGKILL the (single) server and start it again on the same port and data dir. */
+/** SIGKILL the backend's server (every master of a Redis Cluster at once) and start it again on the same ports and data dirs. */
 const serverRestart: FaultInjector = async (run) => {
-  const server = required(run.fixture.server, `${run.fixture.backend} has no server`);
+  const servers = run.fixture.server === undefined ? required(run.fixture.clusterMasters, `${run.fixture.backend} has no server`) : [run.fixture.server];
   const scope = { outage: true, scope: EVERYONE };
   markFault(run, "server-restart", "fault", scope);
-  await server.kill();
+  await Promise.all(servers.map((server) => server.kill()));
   await sleep(run.fixture.restartDownMs);
-  await server.start();
+  await Promise.all(servers.map((server) => server.start()));
   markFault(run, "server-restart", "fault-end", scope);
 };
 
