@@ -26,12 +26,10 @@ export interface BackendFixture extends AsyncDisposable {
   /** Lease length the workers ask for. */
   readonly ttlMs: number;
   readonly faults: readonly FaultName[];
-  /** The one server of a single-server backend. */
-  readonly server?: ManagedServer;
+  /** What `server-restart` kills and starts again, together: the one server, or every master of a Redis Cluster. */
+  readonly restartable?: readonly ManagedServer[];
   /** The independent masters of Redlock. */
   readonly nodes?: readonly RedisServer[];
-  /** The masters of a Redis Cluster, restarted together by `server-restart`. */
-  readonly clusterMasters?: readonly RedisServer[];
   readonly etcd?: EtcdCluster;
   /**
    * How long a restarted server stays down. Servers that lose their data on a crash (redis without
@@ -78,17 +76,17 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
     case "postgres": {
       const server = await startPostgres();
       const url = `${server.url}?queryTimeoutMs=1000&connectTimeoutMs=1000`;
-      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS[backend], server, restartDownMs: 300, close: () => server.close() });
+      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS[backend], restartable: [server], restartDownMs: 300, close: () => server.close() });
     }
     case "mysql": {
       const server = await startMariadb();
       const url = `${server.url}?queryTimeoutMs=1000&connectTimeoutMs=1000`;
-      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS[backend], server, restartDownMs: 300, close: () => server.close() });
+      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS[backend], restartable: [server], restartDownMs: 300, close: () => server.close() });
     }
     case "redis": {
       const server = await startRedis();
       const url = `${server.url}?commandTimeoutMs=500&connectTimeoutMs=500`;
-      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS.redis, server, restartDownMs: 1_500, close: () => server.close() });
+      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS.redis, restartable: [server], restartDownMs: 1_500, close: () => server.close() });
     }
     case "redis-cluster": {
       const cluster = await startRedisCluster({ masters: 3 });
@@ -97,7 +95,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         url: `${cluster.url}?commandTimeoutMs=500&connectTimeoutMs=500`,
         ttlMs: 1_000,
         faults: BACKEND_FAULTS[backend],
-        clusterMasters: cluster.nodes,
+        restartable: cluster.nodes,
         restartDownMs: 1_500,
         close: () => cluster.close(),
       });

@@ -43,7 +43,7 @@ const holderSigstop: FaultInjector = async (run) => {
 
 /** SIGKILL the backend's server (every master of a Redis Cluster at once) and start it again on the same ports and data dirs. */
 const serverRestart: FaultInjector = async (run) => {
-  const servers = run.fixture.server === undefined ? required(run.fixture.clusterMasters, `${run.fixture.backend} has no server`) : [run.fixture.server];
+  const servers = required(run.fixture.restartable, `${run.fixture.backend} has no server to restart`);
   const scope = { outage: true, scope: EVERYONE };
   markFault(run, "server-restart", "fault", scope);
   await Promise.all(servers.map((server) => server.kill()));
