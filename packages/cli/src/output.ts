@@ -26,6 +26,7 @@ export function stateRecord(key: string, state: LockState | null) {
     holdCount: state.holdCount,
     fencingToken: state.fencingToken,
     ttlRemainingMs: Math.round(state.ttlRemainingMs),
+    waiters: state.waiters,
   };
 }
 

@@ -24,6 +24,8 @@ export interface LockState {
   readonly fencingToken: bigint | null;
   /** Milliseconds until the server frees the key unless it is renewed. */
   readonly ttlRemainingMs: number;
+  /** Places in the server's line of waiters for the key (a crashed waiter's place counts until it lapses); 0 without a line (`fifo` false). */
+  readonly waiters: number;
 }
 
 /** Per-call options of `acquire` and `tryAcquire`. */

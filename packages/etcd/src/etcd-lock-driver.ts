@@ -169,12 +169,19 @@ export class EtcdLockDriver implements LockDriver {
   }
 
   async #inspect(key: string): Promise<LockState | null> {
-    const holder = await this.#keyspace.holder(key);
+    const { holder, members } = await this.#keyspace.holderAndMembers(key);
     if (holder === undefined) return null;
     const value = decodeMemberValue(holder.value);
     const ttlRemainingMs = holder.lease === "0" ? Number.POSITIVE_INFINITY : Math.max(0, await this.#keyspace.leaseTtlSeconds(holder.lease)) * 1000;
     const foreign = `etcd-client:${holder.key.toString("utf8").slice(`${this.#settings.prefix}/${key}/`.length)}`;
-    return { key, holder: value?.holder ?? foreign, holdCount: value?.count ?? 1, fencingToken: BigInt(holder.create_revision), ttlRemainingMs };
+    return {
+      key,
+      holder: value?.holder ?? foreign,
+      holdCount: value?.count ?? 1,
+      fencingToken: BigInt(holder.create_revision),
+      ttlRemainingMs,
+      waiters: members - 1,
+    };
   }
 
   async #forceRelease(key: string): Promise<boolean> {

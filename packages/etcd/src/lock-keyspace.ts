@@ -88,8 +88,13 @@ export class LockKeyspace {
 
   /** The current holder of `key` (lowest create revision), if any. */
   async holder(key: string): Promise<IKeyValue | undefined> {
+    return (await this.holderAndMembers(key)).holder;
+  }
+
+  /** The current holder of `key` and how many member keys (holder and waiters) its prefix has, in one read. */
+  async holderAndMembers(key: string): Promise<{ holder: IKeyValue | undefined; members: number }> {
     const response = await this.#client.kv.range(this.#firstCreated(lockPrefix(this.#prefix, key)), this.#callOptions);
-    return response.kvs[0];
+    return { holder: response.kvs[0], members: Number(response.count) };
   }
 
   /** Several keys read at one revision; undefined where a key does not exist. */

@@ -109,10 +109,10 @@ export class RedisLockDriver implements LockDriver {
   }
 
   async inspect(key: string): Promise<LockState | null> {
-    const reply = (await this.#run("inspect", INSPECT_SCRIPT, [this.layout.lockKey(key)], [])) as [number, string, number, string, number];
+    const reply = (await this.#run("inspect", INSPECT_SCRIPT, this.layout.inspectScriptKeys(key), [])) as [number, string, number, string, number, number];
     if (reply[0] !== 1) return null;
-    const [, holder, holdCount, token, leftMs] = reply;
-    return { key, holder, holdCount: Number(holdCount), fencingToken: BigInt(token), ttlRemainingMs: Math.max(0, Number(leftMs)) };
+    const [, holder, holdCount, token, leftMs, waiters] = reply;
+    return { key, holder, holdCount: Number(holdCount), fencingToken: BigInt(token), ttlRemainingMs: Math.max(0, Number(leftMs)), waiters: Number(waiters) };
   }
 
   async forceRelease(key: string): Promise<boolean> {

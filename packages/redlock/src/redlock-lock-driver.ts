@@ -137,19 +137,20 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   async inspect(key: string): Promise<LockState | null> {
-    const replies = await this.#runEverywhere("inspect", INSPECT_SCRIPT, [this.layout.lockKey(key)], []);
-    const byHolder = new Map<string, Array<[string, number, string, number]>>();
+    const replies = await this.#runEverywhere("inspect", INSPECT_SCRIPT, this.layout.inspectScriptKeys(key), []);
+    const byHolder = new Map<string, Array<[string, number, string, number, number]>>();
     for (const reply of replies) {
       if (!reply.ok || (reply.value as unknown[])[0] !== 1) continue;
-      const [, holder, holdCount, token, leftMs] = reply.value as [number, string, number, string, number];
-      byHolder.set(holder, [...(byHolder.get(holder) ?? []), [holder, Number(holdCount), token, Number(leftMs)]]);
+      const [, holder, holdCount, token, leftMs, waiters] = reply.value as [number, string, number, string, number, number];
+      byHolder.set(holder, [...(byHolder.get(holder) ?? []), [holder, Number(holdCount), token, Number(leftMs), Number(waiters)]]);
     }
     for (const [holder, states] of byHolder) {
       if (states.length < this.quorum) continue;
       const fencingToken = this.#settings.fencing ? (maxToken(states.map(([, , token]) => parseStoredToken(token))) ?? null) : null;
       const holdCount = this.#nodes.majorityValue(states.map(([, count]) => count)) ?? 1;
       const ttlRemainingMs = Math.max(0, this.#nodes.majorityValue(states.map(([, , , left]) => left)) ?? 0);
-      return { key, holder, holdCount, fencingToken, ttlRemainingMs };
+      const waiters = this.#nodes.majorityValue(states.map(([, , , , queued]) => queued)) ?? 0;
+      return { key, holder, holdCount, fencingToken, ttlRemainingMs, waiters };
     }
     const errors = replies.filter((reply) => !reply.ok).length;
     if (this.#nodes.unreachable(errors))

@@ -6,7 +6,7 @@ import { formatTable, printHelp, printJson, stateRecord } from "../output.js";
 
 export const STATUS_HELP = `Usage: distlock status <key...> [--url URL] [--json]
 
-Shows who holds each key: holder label, hold count, fencing token and time left on the lease.
+Shows who holds each key: holder label, hold count, fencing token, time left on the lease and waiters in line.
 Backends cannot list every key, so name the keys you care about. Never shows owner secrets.`;
 
 export async function statusCommand(args: string[]): Promise<number> {
@@ -21,10 +21,10 @@ export async function statusCommand(args: string[]): Promise<number> {
     else {
       const rows = records.map((r) =>
         r.held
-          ? [r.key, String(r.holder), String(r.holdCount), String(r.fencingToken ?? "-"), `${((r.ttlRemainingMs ?? 0) / 1000).toFixed(1)}s`]
-          : [r.key, "(free)", "", "", ""],
+          ? [r.key, String(r.holder), String(r.holdCount), String(r.fencingToken ?? "-"), `${((r.ttlRemainingMs ?? 0) / 1000).toFixed(1)}s`, String(r.waiters)]
+          : [r.key, "(free)", "", "", "", ""],
       );
-      process.stdout.write(`${formatTable(["KEY", "HOLDER", "COUNT", "TOKEN", "TTL LEFT"], rows)}\n`);
+      process.stdout.write(`${formatTable(["KEY", "HOLDER", "COUNT", "TOKEN", "TTL LEFT", "WAITERS"], rows)}\n`);
     }
     return 0;
   } finally {

@@ -97,6 +97,7 @@ export class MemoryLockStore {
       holdCount: entry.holdCount,
       fencingToken: entry.fencingToken,
       ttlRemainingMs: Math.max(0, entry.expiresAt - monotonicNow()),
+      waiters: this.#queues.get(key)?.length ?? 0,
     };
   }
 

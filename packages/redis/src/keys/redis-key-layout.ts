@@ -36,6 +36,12 @@ export class RedisKeyLayout {
     return [`${tag}:lock`, `${tag}:fence`, `${tag}:queue`, `${tag}:waiters`];
   }
 
+  /** The keys of the inspect script: lock, waiters. */
+  inspectScriptKeys(key: string): [string, string] {
+    const tag = this.#tag(key);
+    return [`${tag}:lock`, `${tag}:waiters`];
+  }
+
   /** Pub/sub channel on which releases and hand-offs of the key are announced. */
   releaseChannel(key: string): string {
     return `${this.#tag(key)}:released`;

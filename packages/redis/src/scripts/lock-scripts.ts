@@ -22,13 +22,16 @@ return renewed
   "variable",
 );
 
-/** The public view of a lock. KEYS: lock hash. Returns {0} when free, else {1, holder, holdCount, token, ttlMs}. */
+/**
+ * The public view of a lock. KEYS: lock hash, waiter entries (hash). Returns {0} when free, else
+ * {1, holder, holdCount, token, ttlMs, waiters}.
+ */
 export const INSPECT_SCRIPT = new RedisScript(
   "distlock:inspect",
   `
 local fields = redis.call("HMGET", KEYS[1], "holder", "count", "token")
 if not fields[1] then return {0} end
-return {1, fields[1], tonumber(fields[2]), fields[3], redis.call("PTTL", KEYS[1])}
+return {1, fields[1], tonumber(fields[2]), fields[3], redis.call("PTTL", KEYS[1]), redis.call("HLEN", KEYS[2])}
 `,
-  1,
+  2,
 );

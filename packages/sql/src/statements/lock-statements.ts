@@ -18,6 +18,7 @@ interface StateRow {
   hold_count: number | string;
   fencing_token: string;
   ttl_ms: number | string;
+  waiters: number | string;
 }
 
 /**
@@ -57,7 +58,8 @@ export abstract class LockStatements {
 
   async inspect(db: AnyKysely, key: string): Promise<LockState | null> {
     const { rows } =
-      await sql<StateRow>`select holder, hold_count, ${this.flavor.asText(sql`fencing_token`)} as fencing_token, expires_at - ${this.now} as ttl_ms
+      await sql<StateRow>`select holder, hold_count, ${this.flavor.asText(sql`fencing_token`)} as fencing_token, expires_at - ${this.now} as ttl_ms,
+      ${this.queue.liveCount(key)} as waiters
       from ${this.table} where lock_key = ${key} and ${this.live}`.execute(db);
     const row = rows[0];
     if (row === undefined) return null;
@@ -67,6 +69,7 @@ export abstract class LockStatements {
       holdCount: Number(row.hold_count),
       fencingToken: BigInt(row.fencing_token),
       ttlRemainingMs: Math.max(0, Number(row.ttl_ms)),
+      waiters: Number(row.waiters),
     };
   }
 

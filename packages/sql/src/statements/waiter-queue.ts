@@ -46,6 +46,11 @@ export class WaiterQueue {
     return Number(rows[0]?.n ?? 0);
   }
 
+  /** The number of live places in the line for `key`, as a scalar subquery. */
+  liveCount(key: string): RawBuilder<number> {
+    return sql<number>`(select count(*) from ${this.#table} w where w.lock_key = ${key} and w.expires_at > ${this.#flavor.nowMs})`;
+  }
+
   /** True when no live waiter is ahead of `secret`; for an acquire statement's takeover condition. */
   noneAhead(key: string, secret: string): RawBuilder<boolean> {
     return sql<boolean>`not exists (select 1 from ${this.#table} o where ${this.#isAhead(key, secret)})`;
