@@ -1,6 +1,6 @@
 import { LockError, LockErrorCode } from "@distlock/core";
 import { describe, expect, it } from "vitest";
-import { expectLockError } from "../expectations.js";
+import { expectLockError, queued } from "../expectations.js";
 import { useHarness } from "../harness.js";
 import type { ResolvedConformanceOptions } from "../suite-options.js";
 
@@ -22,6 +22,20 @@ export function describeInspectAndClose(options: ResolvedConformanceOptions): vo
       expect(state?.ttlRemainingMs).toBeGreaterThan(0);
       expect(state?.ttlRemainingMs).toBeLessThanOrEqual(ttlMs);
       expect(JSON.stringify(state, (_, v) => (typeof v === "bigint" ? v.toString() : v))).not.toContain(owner);
+    });
+
+    it("inspect counts the waiters in line, and an abandoned wait leaves no place behind", async () => {
+      const key = harness.key("inspect-waiters");
+      const observer = await harness.provider();
+      await observer.acquire(key, { ttlMs });
+      expect((await observer.inspect(key))?.waiters).toBe(0);
+      const controller = new AbortController();
+      const waits = [await harness.provider(), await harness.provider()].map((waiter) => waiter.acquire(key, { ttlMs, signal: controller.signal }));
+      await queued(observer, key, 2);
+      expect((await observer.inspect(key))?.waiters).toBe(options.capabilities.fifo ? 2 : 0);
+      controller.abort(new Error("gave up"));
+      await Promise.allSettled(waits);
+      expect((await observer.inspect(key))?.waiters).toBe(0);
     });
 
     it("forceRelease frees a held key, the old holder learns it lost the lock", async () => {
@@ -52,7 +66,7 @@ export function describeInspectAndClose(options: ResolvedConformanceOptions): vo
       await (await harness.provider()).acquire(key, { ttlMs });
       const provider = await harness.provider();
       const rejected = expectLockError(provider.acquire(key), LockErrorCode.ProviderClosed);
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await queued(provider, key, 1);
       await provider.close();
       await rejected;
     });

@@ -1,6 +1,6 @@
 import { LockErrorCode, monotonicNow } from "@distlock/core";
 import { describe, expect, it } from "vitest";
-import { elapse, expectLockError } from "../expectations.js";
+import { expectLockError, queued } from "../expectations.js";
 import { useHarness } from "../harness.js";
 import type { ResolvedConformanceOptions } from "../suite-options.js";
 
@@ -37,7 +37,7 @@ export function describeWaiting(options: ResolvedConformanceOptions): void {
       const controller = new AbortController();
       const reason = new Error("caller gave up");
       const waiting = waiterProvider.acquire(key, { signal: controller.signal });
-      await elapse(50);
+      await queued(waiterProvider, key, 1);
       const abortedAt = monotonicNow();
       controller.abort(reason);
       await expect(waiting).rejects.toBe(reason);
@@ -55,8 +55,9 @@ export function describeWaiting(options: ResolvedConformanceOptions): void {
 
     it("a waiter gets the key promptly after release, long before the holder's lease would end", async () => {
       const { key, holder } = await heldKey("handoff");
-      const waiting = (await harness.provider()).acquire(key, { ttlMs: longTtl });
-      await elapse(50);
+      const waiterProvider = await harness.provider();
+      const waiting = waiterProvider.acquire(key, { ttlMs: longTtl });
+      await queued(waiterProvider, key, 1);
       const releasedAt = monotonicNow();
       await holder.release();
       const lock = await waiting;
@@ -76,7 +77,8 @@ export function describeWaiting(options: ResolvedConformanceOptions): void {
             await lock.release();
           }),
         );
-        await elapse(40);
+        // Arrival is the server's: the next waiter starts only once this one has its place in line.
+        await queued(provider, key, i + 1);
       }
       await holder.release();
       await Promise.all(waiters);
