@@ -9,8 +9,15 @@ describe("runExclusive", () => {
     const store = new MemoryLockStore();
     const [a, b] = [new MemoryLockProvider({ store }), new MemoryLockProvider({ store })];
     let release!: () => void;
-    const running = runExclusive(a, "nightly", () => new Promise<string>((resolve) => (release = () => resolve("a ran"))), { lockAtMostFor: 5_000 });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    let start!: () => void;
+    const started = new Promise<void>((resolve) => (start = resolve));
+    const job = () => {
+      start();
+      return new Promise<string>((resolve) => (release = () => resolve("a ran")));
+    };
+    const running = runExclusive(a, "nightly", job, { lockAtMostFor: 5_000 });
+    // The job runs only once "a" holds the key.
+    await started;
     expect(await runExclusive(b, "nightly", () => "b ran", { lockAtMostFor: 5_000 })).toEqual({ ran: false });
     release();
     expect(await running).toEqual({ ran: true, value: "a ran", overran: false });
@@ -20,9 +27,20 @@ describe("runExclusive", () => {
   it("holds the lock for lockAtLeastFor even when the job is quick", async () => {
     const store = new MemoryLockStore();
     const [a, b] = [new MemoryLockProvider({ store }), new MemoryLockProvider({ store })];
+    let run!: () => void;
+    const ran = new Promise<void>((resolve) => (run = resolve));
     const started = performance.now();
-    const first = runExclusive(a, "quick", () => 1, { lockAtMostFor: 5_000, lockAtLeastFor: 300 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const first = runExclusive(
+      a,
+      "quick",
+      () => {
+        run();
+        return 1;
+      },
+      { lockAtMostFor: 5_000, lockAtLeastFor: 300 },
+    );
+    // The job runs only once "a" holds the key.
+    await ran;
     expect(await runExclusive(b, "quick", () => 2, { lockAtMostFor: 5_000 })).toEqual({ ran: false });
     await first;
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
