@@ -66,6 +66,7 @@ describe("lease edges", () => {
     const error = await lock.release().catch((e: unknown) => e);
     expect(LockError.is(error, "BACKEND_UNAVAILABLE")).toBe(true);
     store.setOutage(false);
+    // Time itself: the 150 ms lease runs out on the store, with no watchdog left to renew it.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect((await other.tryAcquire("k"))?.holdCount).toBe(1);
     await Promise.all([holder.close(), other.close()]);

@@ -17,6 +17,7 @@ describe("the watchdog", () => {
     const driver = new CountingDriver(new MemoryLockStore());
     const provider = new DriverLockProvider(driver);
     const locks = await Promise.all(Array.from({ length: 500 }, (_, i) => provider.acquire(`k${i}`, { ttlMs: 300 })));
+    // Time itself: more than two 300 ms leases, which the watchdog's timer must keep renewing.
     await new Promise((resolve) => setTimeout(resolve, 700));
     const renewed = driver.batches.reduce((sum, n) => sum + n, 0);
     expect(renewed).toBeGreaterThanOrEqual(500 * 2);
@@ -30,6 +31,7 @@ describe("the watchdog", () => {
     const provider = new DriverLockProvider(driver);
     const lock = await provider.acquire("k", { ttlMs: 150 });
     await lock.release();
+    // Time itself: two 150 ms leases, in which a watchdog still scheduled for the hold would have renewed it.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(driver.batches).toEqual([]);
     await provider.close();
