@@ -22,7 +22,10 @@ function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockPro
 
 const key = (label: string) => `queue:${label}:${randomUUID()}`;
 const tag = (k: string) => `{distlock:${k}}`;
+/** Resolves after `ms`: for time itself (a place or lease running out), never to order events. */
 const elapse = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How many waiters the server has in line for `k`. */
+const queueLength = (k: string) => server.command("LLEN", `${tag(k)}:queue`) as Promise<number>;
 
 const scriptCalls = () => server.commandCalls("evalsha", "eval");
 
@@ -39,7 +42,7 @@ describe("redis wait queue", () => {
     const k = key("no-barging");
     const first = await looper.acquire(k, { ttlMs: 30_000 });
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    await expect.poll(() => queueLength(k)).toBe(1);
     await first.release();
     expect(await looper.tryAcquire(k, { ttlMs: 30_000 })).toBeNull();
     const won = await waiting;
@@ -54,7 +57,7 @@ describe("redis wait queue", () => {
     const owner = "job 42 / attempt 1";
     const held = await holderSide.acquire(k, { ttlMs: 30_000 });
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000, owner });
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    await expect.poll(() => queueLength(k)).toBe(1);
     await held.release();
     const lock = await waiting;
     expect(await server.command("HGET", `${tag(k)}:lock`, "owner")).toBe(owner);
@@ -74,7 +77,7 @@ describe("redis wait queue", () => {
     await server.command("RPUSH", `${tag(k)}:queue`, "old-client-waiter");
     await server.command("HSET", `${tag(k)}:waiters`, "old-client-waiter", `${Number(seconds) * 1000 + 60_000} 30000 oldsecret old-holder`);
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(2);
+    await expect.poll(() => queueLength(k)).toBe(2);
     await held.release();
     const lock = await waiting;
     expect(lock.holdCount).toBe(1);
@@ -86,10 +89,10 @@ describe("redis wait queue", () => {
     const k = key("watched");
     const held = await holderSide.acquire(k, { ttlMs: 30_000 });
     const first = waiterSide.acquire(k, { ttlMs: 30_000 });
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    await expect.poll(() => queueLength(k)).toBe(1);
     const before = await scriptCalls();
     const second = waiterSide.acquire(k, { ttlMs: 30_000 });
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(2);
+    await expect.poll(() => queueLength(k)).toBe(2);
     expect((await scriptCalls()) - before).toBe(1);
     await held.release();
     await (await first).release();
@@ -101,7 +104,7 @@ describe("redis wait queue", () => {
     const k = key("zero-round-trip");
     const held = await holderSide.acquire(k, { ttlMs: 30_000 });
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    await expect.poll(() => queueLength(k)).toBe(1);
     const before = await scriptCalls();
     await held.release();
     const lock = await waiting;
@@ -116,7 +119,7 @@ describe("redis wait queue", () => {
     const k = key("timeout-leaves");
     const held = await holderSide.acquire(k, { ttlMs: 30_000 });
     const timedOut = quitter.acquire(k, { ttlMs: 30_000, waitMs: 150 }).catch((e: unknown) => e);
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    await expect.poll(() => queueLength(k)).toBe(1);
     const waiting = stayer.acquire(k, { ttlMs: 30_000 });
     expect(LockError.is(await timedOut, LockErrorCode.LockTimeout)).toBe(true);
     await expect.poll(() => server.command("HLEN", `${tag(k)}:waiters`)).toBe(1);
@@ -131,7 +134,8 @@ describe("redis wait queue", () => {
     const held = await holderSide.acquire(k, { ttlMs: 30_000 });
     await queueGhostWaiter(k, 100, 30_000);
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(2);
+    await expect.poll(() => queueLength(k)).toBe(2);
+    // Time itself: the ghost's 100 ms place runs out.
     await elapse(150);
     const releasedAt = monotonicNow();
     await held.release();
@@ -145,7 +149,7 @@ describe("redis wait queue", () => {
     const held = await holderSide.acquire(k, { ttlMs: 30_000 });
     await queueGhostWaiter(k, 30_000, 400);
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
-    await expect.poll(() => server.command("LLEN", `${tag(k)}:queue`)).toBe(2);
+    await expect.poll(() => queueLength(k)).toBe(2);
     const releasedAt = monotonicNow();
     await held.release();
     expect((await waiterSide.inspect(k))?.holder).toBe("ghost");
@@ -159,13 +163,19 @@ describe("redis wait queue", () => {
     const k = key("expired-holder");
     await crashed.acquire(k, { ttlMs: 300, autoRenew: false });
     const order: number[] = [];
-    const waiters = [provider(), provider(), provider()].map(async (side, index) => {
-      await elapse(index * 30);
-      const lock = await side.acquire(k, { ttlMs: 2_000 });
-      order.push(index);
-      await lock.release();
-    });
     const started = monotonicNow();
+    const waiters: Promise<void>[] = [];
+    for (const [index, side] of [provider(), provider(), provider()].entries()) {
+      // Arrival is the server's: each waiter starts once the ones before it are in line (or, if the lease ran out meanwhile, served).
+      await expect.poll(async () => (await queueLength(k)) + order.length, { interval: 5 }).toBeGreaterThanOrEqual(index);
+      waiters.push(
+        (async () => {
+          const lock = await side.acquire(k, { ttlMs: 2_000 });
+          order.push(index);
+          await lock.release();
+        })(),
+      );
+    }
     await Promise.all(waiters);
     expect(order).toEqual([0, 1, 2]);
     expect(monotonicNow() - started).toBeLessThan(1_500);
@@ -176,8 +186,10 @@ describe("redis wait queue", () => {
     const k = key("refresh");
     const held = await holderSide.acquire(k, { ttlMs: 30_000 });
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => queueLength(k)).toBe(1);
+    // Time itself: over four 90 ms waiter leases, each of which would end the place without a refresh.
     await elapse(400);
-    expect(await server.command("LLEN", `${tag(k)}:queue`)).toBe(1);
+    expect(await queueLength(k)).toBe(1);
     await held.release();
     await waiting;
   });
