@@ -76,6 +76,8 @@ describe("redis lock driver", () => {
     const holder = await holderSide.acquire(k, { ttlMs: 30_000 });
     const attemptsBefore = await calls("evalsha");
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
+    await expect.poll(() => server.command("LLEN", `{distlock:${k}}:queue`)).toBe(1);
+    // Time itself: half a second in line, in which a polling waiter would have retried many times over.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await calls("evalsha")) - attemptsBefore).toBeLessThanOrEqual(2);
     const releasedAt = monotonicNow();
