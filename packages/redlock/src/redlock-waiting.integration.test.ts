@@ -4,7 +4,11 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
 
 const LONG_TTL_MS = 30_000;
-/** Long enough for a waiter woken by a notification to have sent its retry. */
+/**
+ * Time itself: a window in which a waiter wrongly woken by a minority of announcements would have sent its retry.
+ * A correct waiter sends nothing in it, so there is no event to wait for; the window starts once the server has
+ * delivered the announcements.
+ */
 const SETTLE_MS = 200;
 
 const group = await startRedisGroup(5);
@@ -24,12 +28,15 @@ function provider(options: { nodeTimeoutMs?: number; fencing?: boolean; waiterLe
 /** Lua script calls one node has served so far. */
 const scriptCalls = (node: number) => (group.servers[node] as RedisServer).commandCalls("evalsha", "eval");
 
-/** Frees `key` on one node behind its holder's back and announces its first waiter there, as the node's release script would. */
+/**
+ * Frees `key` on one node behind its holder's back and announces its first waiter there, as the node's release script
+ * would; the node delivers the announcement to the one subscriber, the waiter.
+ */
 async function releaseOn(node: number, key: string): Promise<void> {
   const server = group.servers[node] as RedisServer;
   expect(await server.command("DEL", `{distlock-redlock:${key}}:lock`)).toBe(1);
   const [first] = (await server.command("ZRANGE", `{distlock-redlock:${key}}:queue`, "0", "0")) as string[];
-  await server.command("PUBLISH", `{distlock-redlock:${key}}:released`, first as string);
+  expect(await server.command("PUBLISH", `{distlock-redlock:${key}}:released`, first as string)).toBe(1);
 }
 
 describe("waiting on a majority of turn announcements", () => {
