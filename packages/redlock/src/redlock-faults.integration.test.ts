@@ -56,6 +56,7 @@ describe("redlock with a minority of masters down", () => {
     const again = await locks.acquire(key, { ttlMs: TTL_MS, owner });
     expect(again.holdCount).toBe(2);
     expect(again.fencingToken).toBe(lock.fencingToken);
+    // Time itself: two leases, which only the watchdog's renewals on the 3 live masters keep the lock through.
     await new Promise((resolve) => setTimeout(resolve, TTL_MS * 2));
     expect(lock.signal.aborted).toBe(false);
     expect(await other.tryAcquire(key)).toBeNull();
@@ -71,6 +72,7 @@ describe("redlock with a minority of masters down", () => {
     const key = `dying:${randomUUID()}`;
     const lock = await locks.acquire(key, { ttlMs: TTL_MS });
     await killServers(0, 1);
+    // Time itself: two leases, which only the watchdog's renewals on the 3 surviving masters keep the lock through.
     await new Promise((resolve) => setTimeout(resolve, TTL_MS * 2));
     expect(lock.signal.aborted).toBe(false);
     expect(await other.tryAcquire(key)).toBeNull();
@@ -135,6 +137,7 @@ describe("clock drift", () => {
     const drift = (async () => {
       while (drifting) {
         await Promise.all(group.servers.slice(0, 2).map((server) => server.command("PEXPIRE", lockKeyOnServer(key), 1)));
+        // Time itself: the pace of the drift, a fresh early expiry every few ms.
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
@@ -149,6 +152,7 @@ describe("clock drift", () => {
             const lock = await locks.acquire(key, { ttlMs: TTL_MS * 5 });
             if (inside++ > 0) overlaps += 1;
             tokens.push(lock.fencingToken as bigint);
+            // Time itself: the hold lasts a few random ms, as work would, so the drift catches holds at different points.
             await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
             inside -= 1;
             await lock.release();
