@@ -29,6 +29,7 @@ describe("the SQLite lock table", () => {
     const idleToken = idle.fencingToken as bigint;
     await idle.release();
     const live = await locks.acquire("live", { ttlMs: 60_000 });
+    // Time itself: the released row stays idle for longer than the 10 ms the purge asks for.
     await new Promise((resolve) => setTimeout(resolve, 20));
 
     expect(await locks.purgeIdleLocks(10)).toBe(1);
@@ -98,7 +99,8 @@ describe("the SQLite lock table", () => {
     const holder = await locks.acquire("old", { ttlMs: 5_000 });
     expect(holder.fencingToken).toBe(42n);
     const waiting = locks.acquire("old", { ttlMs: 5_000 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The waiter has its place in the upgraded waiter table before the release.
+    await expect.poll(async () => (await locks.inspect("old"))?.waiters).toBe(1);
     await holder.release();
     expect((await waiting).fencingToken).toBe(43n);
     const file = new BetterSqlite3(join(dir, "upgrade.sqlite"), { readonly: true });
