@@ -85,19 +85,23 @@ for (const [name, target] of Object.entries(TARGETS)) {
     it("a waiter gets the key while holders that release loop straight back into acquire", async () => {
       const key = `fair-${randomUUID()}`;
       const looping = new AbortController();
-      const loopers = [provider(), provider(), provider()].map(async (locks) => {
+      const rounds = [0, 0, 0];
+      const loopers = [provider(), provider(), provider()].map(async (locks, i) => {
         while (!looping.signal.aborted) {
           const lock = await locks.acquire(key, { ttlMs: 5_000, signal: looping.signal }).catch((error: unknown) => {
             if (looping.signal.aborted) return undefined;
             throw error;
           });
           if (lock === undefined) return;
+          rounds[i] = (rounds[i] ?? 0) + 1;
+          // Time itself: each hold lasts a few ms, as work would.
           await new Promise((resolve) => setTimeout(resolve, 2));
           await lock.release();
         }
       });
       try {
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        // Every looper has held the key, released it and come straight back for it.
+        await expect.poll(() => Math.min(...rounds), { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
         const startedAt = monotonicNow();
         const lock = await provider().acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
         const waitedMs = monotonicNow() - startedAt;
@@ -160,10 +164,7 @@ for (const [name, target] of Object.entries(TARGETS)) {
   });
 }
 
+/** Resolves once the server shows `count` places in the line for `key` (each look is a fresh connection, so 20 ms apart). */
 async function waitForPlaces(target: Target, key: string, count: number): Promise<void> {
-  const deadline = monotonicNow() + 5_000;
-  while ((await target.places(key)) !== count) {
-    if (monotonicNow() > deadline) throw new Error(`the line for ${key} never had ${count} places`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await expect.poll(() => target.places(key), { timeout: 5_000, interval: 20 }).toBe(count);
 }
