@@ -14,6 +14,7 @@ function abortedAt(signal: AbortSignal): Promise<{ reason: unknown; at: number }
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ reason: signal.reason, at: monotonicNow() }), { once: true }));
 }
 
+/** Resolves after `ms`: for time itself (leases running on), never to order events. */
 function elapse(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -63,6 +64,7 @@ describe("etcd 3-member cluster faults", () => {
       const leader = await cluster.leader();
       await leader.kill();
       await cluster.leader();
+      // Time itself: two session TTLs, which only keep-alives through the new leader carry the holds through.
       await elapse(TTL_MS * 2);
       expect(holder.signal.aborted).toBe(false);
       expect(bystander.signal.aborted).toBe(false);
