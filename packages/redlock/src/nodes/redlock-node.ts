@@ -1,7 +1,6 @@
-import { BackendUnavailableError, monotonicNow, redactCredentials } from "@distlock/core";
+import { BackendUnavailableError, CallDeadlines, monotonicNow, redactCredentials } from "@distlock/core";
 import { type ChannelListener, type RedisScript, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis";
 import type { Redis } from "ioredis";
-import { boundedCall } from "./bounded-call.js";
 
 /** One independent Redis master of a Redlock quorum. */
 export interface RedlockNodeConfig {
@@ -23,6 +22,7 @@ export class RedlockNode {
   readonly #config: RedlockNodeConfig;
   readonly #subscriber: ReleaseSubscriber;
   readonly #createdAt = monotonicNow();
+  readonly #deadlines = new CallDeadlines();
   #lastConnectionError: string | undefined;
   #connected = false;
   #subscriberConnection: Redis | undefined;
@@ -83,7 +83,7 @@ export class RedlockNode {
 
   async #bound<T>(operation: string, call: Promise<T>, timeoutMs: number): Promise<T> {
     try {
-      return await boundedCall(call, timeoutMs);
+      return await this.#deadlines.bound(call, timeoutMs, () => new Error(`no answer within ${timeoutMs} ms`));
     } catch (error) {
       throw this.#failure(operation, error);
     }
