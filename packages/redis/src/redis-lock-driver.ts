@@ -1,5 +1,6 @@
 import {
   BackendUnavailableError,
+  CallDeadlines,
   type DriverAcquireRequest,
   type DriverAcquireResult,
   type DriverGranted,
@@ -17,7 +18,6 @@ import type { RedisLockSettings } from "./options/redis-lock-provider-options.js
 import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
-import { withTimeout } from "./util/with-timeout.js";
 import { ReleaseSubscriber } from "./waiting/release-subscriber.js";
 import { type QueueAccess, waitInQueue } from "./waiting/wait-in-queue.js";
 
@@ -30,6 +30,11 @@ export interface RedisLockDriverConfig {
   /** Where the client points, credentials masked, for messages. */
   readonly target: string;
 }
+
+/** What the acquire script answers: a fresh grant's token, a refusal's remaining lease, or {1|2, token, holdCount, ttl left}. */
+type AcquireReply = string | number | [number, string, number, number];
+
+const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
 
 const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 });
 
@@ -44,6 +49,7 @@ export class RedisLockDriver implements LockDriver {
   #lastConnectionError: string | undefined;
   #warnedAboutWait = false;
   readonly #queue: QueueAccess;
+  readonly #deadlines = new CallDeadlines();
 
   constructor(config: RedisLockDriverConfig) {
     this.#config = Object.freeze({ ...config });
@@ -57,12 +63,7 @@ export class RedisLockDriver implements LockDriver {
     });
     this.#queue = {
       attempt: (request, waiterId) => this.#attempt(request, waiterId),
-      leave: (request, waiterId) =>
-        this.#run("leave", LEAVE_QUEUE_SCRIPT, this.layout.queueScriptKeys(request.key), [
-          request.ownerSecret,
-          waiterId,
-          this.layout.releaseChannel(request.key),
-        ]),
+      leave: (request, waiterId) => this.#run("leave", LEAVE_QUEUE_SCRIPT, [this.layout.tag(request.key)], [request.ownerSecret, waiterId]),
       listen: (key, listener) =>
         this.#subscriber.listen(this.layout.releaseChannel(key), listener).catch((error: unknown) => {
           throw this.#failure("subscribe", error);
@@ -73,7 +74,7 @@ export class RedisLockDriver implements LockDriver {
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
-    return this.#attempt(request, "");
+    return this.#attempt(request, undefined);
   }
 
   isWatching(key: string): boolean {
@@ -101,22 +102,19 @@ export class RedisLockDriver implements LockDriver {
   }
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-    const [held, holdCount] = (await this.#run("release", QUEUED_RELEASE_SCRIPT, this.layout.queueScriptKeys(key), [
-      ownerSecret,
-      this.layout.releaseChannel(key),
-    ])) as [number, number];
-    return { held: held === 1, holdCount: Number(holdCount) };
+    const left = (await this.#run("release", QUEUED_RELEASE_SCRIPT, [this.layout.tag(key)], [ownerSecret])) as number;
+    return left < 0 ? NOT_HELD : { held: true, holdCount: left };
   }
 
   async inspect(key: string): Promise<LockState | null> {
-    const reply = (await this.#run("inspect", INSPECT_SCRIPT, this.layout.inspectScriptKeys(key), [])) as [number, string, number, string, number, number];
+    const reply = (await this.#run("inspect", INSPECT_SCRIPT, [this.layout.tag(key)], [])) as [number, string, number, string, number, number];
     if (reply[0] !== 1) return null;
     const [, holder, holdCount, token, leftMs, waiters] = reply;
     return { key, holder, holdCount: Number(holdCount), fencingToken: BigInt(token), ttlRemainingMs: Math.max(0, Number(leftMs)), waiters: Number(waiters) };
   }
 
   async forceRelease(key: string): Promise<boolean> {
-    return (await this.#run("forceRelease", QUEUED_FORCE_RELEASE_SCRIPT, this.layout.queueScriptKeys(key), [this.layout.releaseChannel(key)])) === 1;
+    return (await this.#run("forceRelease", QUEUED_FORCE_RELEASE_SCRIPT, [this.layout.tag(key)], [])) === 1;
   }
 
   /** Disconnects at once (no QUIT round trip): the provider has already released its holds, and nothing may wait on a dead server. */
@@ -139,24 +137,26 @@ export class RedisLockDriver implements LockDriver {
   }
 
   /**
-   * One queue-aware attempt; with a `waiterId` a refusal queues (or refreshes) that waiter. Reply codes: 1 granted,
-   * 2 a hand-off to this waiter claimed, 0 refused with the holder's remaining lease.
+   * One queue-aware attempt; with a `waiterId` a refusal queues (or refreshes) that waiter. The reply's type tells the
+   * outcome: a fresh grant's token (string), a refusal's remaining lease (number), or a re-entry or claim (array).
    */
-  async #attempt(request: DriverAcquireRequest, waiterId: string): Promise<DriverAcquireResult> {
-    const { key, ownerSecret, holder, ttlMs } = request;
-    const args = [ownerSecret, holder, ttlMs, waiterId, this.#config.settings.waiterLeaseMs, this.layout.releaseChannel(key)];
-    const run = QUEUED_ACQUIRE_SCRIPT.run(this.#target, this.layout.queueScriptKeys(key), args);
-    const releaseLateGrant = (reply: unknown) => {
-      if ((reply as unknown[])[0] !== 0) void this.release(key, ownerSecret).catch(() => undefined);
-    };
-    const reply = (await this.#bound("acquire", run, releaseLateGrant)) as [number, ...unknown[]];
-    if (reply[0] === 0) {
-      const left = Number(reply[1]);
-      return { acquired: false, retryAfterMs: left >= 0 ? left : this.#config.settings.commandTimeoutMs };
-    }
-    const [, token, holdCount, leftMs] = reply;
+  async #attempt(request: DriverAcquireRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
+    const { key, ownerSecret, ttlMs } = request;
+    const args =
+      waiterId === undefined ? [ownerSecret, ttlMs, request.holder] : [ownerSecret, ttlMs, request.holder, waiterId, this.#config.settings.waiterLeaseMs];
+    const run = QUEUED_ACQUIRE_SCRIPT.run(this.#target, [this.layout.tag(key)], args);
+    const reply = (await this.#bound("acquire", run, (late) => this.#releaseLateGrant(key, ownerSecret, late))) as AcquireReply;
+    if (typeof reply === "number") return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#config.settings.commandTimeoutMs };
+    const fresh = typeof reply === "string";
+    const holdCount = fresh ? 1 : Number(reply[2]);
     if (holdCount === 1 && this.#config.settings.waitForReplicas > 0) await this.#awaitReplicas(key, ownerSecret);
-    return { acquired: true, fencingToken: BigInt(String(token)), holdCount: Number(holdCount), ttlMs: Number(leftMs) };
+    return fresh
+      ? { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs }
+      : { acquired: true, fencingToken: BigInt(reply[1]), holdCount, ttlMs: Number(reply[3]) };
+  }
+
+  #releaseLateGrant(key: string, ownerSecret: string, reply: unknown): void {
+    if (typeof reply !== "number") void this.release(key, ownerSecret).catch(() => undefined);
   }
 
   async #awaitReplicas(key: string, ownerSecret: string): Promise<void> {
@@ -199,7 +199,7 @@ export class RedisLockDriver implements LockDriver {
   async #bound<T>(operation: string, call: Promise<T>, onLate?: (value: T) => void, extraMs = 0): Promise<T> {
     const timeoutMs = this.#config.settings.commandTimeoutMs + extraMs;
     try {
-      return await withTimeout(call, timeoutMs, () => new Error(`no answer within ${timeoutMs} ms`), onLate);
+      return await this.#deadlines.bound(call, timeoutMs, () => new Error(`no answer within ${timeoutMs} ms`), onLate);
     } catch (error) {
       throw this.#failure(operation, error);
     }

@@ -31,9 +31,7 @@ const scriptCalls = () => server.commandCalls("evalsha", "eval");
 
 /** Queues a waiter that will never refresh or claim anything, as a crashed process leaves behind. */
 async function queueGhostWaiter(k: string, waiterLeaseMs: number, ttlMs: number): Promise<void> {
-  const keys = [`${tag(k)}:lock`, `${tag(k)}:fence`, `${tag(k)}:queue`, `${tag(k)}:waiters`];
-  const args = [newOwnerSecret(), "ghost", String(ttlMs), "ghost-waiter", String(waiterLeaseMs), `${tag(k)}:released`];
-  await server.command("EVAL", QUEUED_ACQUIRE_SCRIPT.lua, "4", ...keys, ...args);
+  await server.command("EVAL", QUEUED_ACQUIRE_SCRIPT.lua, "1", tag(k), newOwnerSecret(), String(ttlMs), "ghost", "ghost-waiter", String(waiterLeaseMs));
 }
 
 describe("redis wait queue", () => {

@@ -137,7 +137,7 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   async inspect(key: string): Promise<LockState | null> {
-    const replies = await this.#runEverywhere("inspect", INSPECT_SCRIPT, this.layout.inspectScriptKeys(key), []);
+    const replies = await this.#runEverywhere("inspect", INSPECT_SCRIPT, [this.layout.tag(key)], []);
     const byHolder = new Map<string, Array<[string, number, string, number, number]>>();
     for (const reply of replies) {
       if (!reply.ok || (reply.value as unknown[])[0] !== 1) continue;

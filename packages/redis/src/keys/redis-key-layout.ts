@@ -12,42 +12,37 @@ export class RedisKeyLayout {
 
   /** Hash with the holder's owner secret, label, hold count and fencing token; carries the lease TTL. */
   lockKey(key: string): string {
-    return `${this.#tag(key)}:lock`;
+    return `${this.tag(key)}:lock`;
   }
 
   /** The key's fencing counter; it never expires, so tokens never repeat. */
   fenceKey(key: string): string {
-    return `${this.#tag(key)}:fence`;
+    return `${this.tag(key)}:fence`;
   }
 
   /** The ids of waiters queued for the key: a list in arrival order here, a sorted set by ticket in @distlock/redlock. */
   queueKey(key: string): string {
-    return `${this.#tag(key)}:queue`;
+    return `${this.tag(key)}:queue`;
   }
 
   /** Hash of each queued waiter's entry: its expiry, ttl, owner secret and holder label. */
   waitersKey(key: string): string {
-    return `${this.#tag(key)}:waiters`;
+    return `${this.tag(key)}:waiters`;
   }
 
   /** The four keys of a queue-aware script: lock, fencing counter, queue, waiters. */
   queueScriptKeys(key: string): [string, string, string, string] {
-    const tag = this.#tag(key);
+    const tag = this.tag(key);
     return [`${tag}:lock`, `${tag}:fence`, `${tag}:queue`, `${tag}:waiters`];
-  }
-
-  /** The keys of the inspect script: lock, waiters. */
-  inspectScriptKeys(key: string): [string, string] {
-    const tag = this.#tag(key);
-    return [`${tag}:lock`, `${tag}:waiters`];
   }
 
   /** Pub/sub channel on which releases and hand-offs of the key are announced. */
   releaseChannel(key: string): string {
-    return `${this.#tag(key)}:released`;
+    return `${this.tag(key)}:released`;
   }
 
-  #tag(key: string): string {
+  /** `{<prefix>:<key>}`: every name of the key starts with it; scripts that take only the tag derive the others. */
+  tag(key: string): string {
     return `{${this.prefix}:${key}}`;
   }
 }

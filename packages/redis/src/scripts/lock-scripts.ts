@@ -23,15 +23,16 @@ return renewed
 );
 
 /**
- * The public view of a lock. KEYS: lock hash, waiter entries (hash). Returns {0} when free, else
- * {1, holder, holdCount, token, ttlMs, waiters}.
+ * The public view of a lock. KEYS[1]: the key's hash tag (lock hash and waiter entries are derived from it).
+ * Returns {0} when free, else {1, holder, holdCount, token, ttlMs, waiters}.
  */
 export const INSPECT_SCRIPT = new RedisScript(
   "distlock:inspect",
   `
-local fields = redis.call("HMGET", KEYS[1], "holder", "count", "token")
+local lock = KEYS[1] .. ":lock"
+local fields = redis.call("HMGET", lock, "holder", "count", "token")
 if not fields[1] then return {0} end
-return {1, fields[1], tonumber(fields[2]), fields[3], redis.call("PTTL", KEYS[1]), redis.call("HLEN", KEYS[2])}
+return {1, fields[1], tonumber(fields[2]), fields[3], redis.call("PTTL", lock), redis.call("HLEN", KEYS[1] .. ":waiters")}
 `,
-  2,
+  1,
 );

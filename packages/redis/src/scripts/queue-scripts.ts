@@ -1,21 +1,33 @@
 import { HAND_OFF, KEEP_QUEUE, NOW_US, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
-/** KEYS of every queue-aware script: lock hash, fencing counter, wait queue (list), waiter entries (hash). */
-const QUEUE_KEYS = `local lock, fence, queue, waiters = KEYS[1], KEYS[2], KEYS[3], KEYS[4]`;
+/**
+ * KEYS[1] of every queue-aware script is the key's hash tag (`RedisKeyLayout.tag`); the script derives the lock hash,
+ * fencing counter, wait queue (list), waiter entries (hash) and release channel from it. All of them carry that tag,
+ * so they live in the tag's Redis Cluster slot, where the cluster routes the call.
+ */
+const QUEUE_KEYS = `local tag = KEYS[1]
+local lock, fence, queue, waiters, channel = tag .. ":lock", tag .. ":fence", tag .. ":queue", tag .. ":waiters", tag .. ":released"`;
 
 /**
- * Takes, re-enters, claims or queues for a lock. ARGV: owner secret, holder label, ttl ms, waiter id ("" for one attempt
- * that does not queue), waiter lease ms, release channel.
+ * Takes, re-enters, claims or queues for a lock. ARGV: owner secret, ttl ms, holder label, and for a waiter its id and
+ * lease ms (none for one attempt that does not queue).
  * A free lock goes to the first live waiter before anyone else (a newcomer never overtakes the queue).
- * Returns {1, token, holdCount, ttlMs} when granted (fresh or re-entered), {2, token, holdCount, ttlMs left} when this
- * waiter claims a lock handed to it earlier, {0, the holder's remaining ttl ms} when refused (queued if it has a waiter id).
+ * Replies, by type: a fresh grant is the fencing token (a string; hold count 1, lease as asked); a refusal is the
+ * holder's remaining ttl ms (an integer, queued if a waiter id was given); re-entry is {1, token, holdCount, ttl left},
+ * and a waiter's claim of a lock handed to it earlier {2, token, holdCount, ttl left}.
  */
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
   `${NOW_US}${HAND_OFF}${REENTER}${KEEP_QUEUE}
 ${QUEUE_KEYS}
-local secret, holder, ttl, id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local secret, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
+if redis.call("EXISTS", lock, queue) == 0 then
+  local token = next_token(fence, now_us())
+  redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token)
+  redis.call("PEXPIRE", lock, ttl)
+  return token
+end
 local hold = redis.call("HMGET", lock, "owner", "token", "waiter", "count")
 if hold[1] == secret then
   if id ~= "" and hold[3] == id then
@@ -28,7 +40,7 @@ end
 local clock
 if not hold[1] then
   clock = now_us()
-  local handed_to = redis.call("EXISTS", queue) == 1 and hand_off(lock, fence, queue, waiters, ARGV[6], clock)
+  local handed_to = redis.call("EXISTS", queue) == 1 and hand_off(lock, fence, queue, waiters, channel, clock)
   if handed_to and handed_to == id then
     redis.call("HDEL", lock, "waiter")
     return {1, redis.call("HGET", lock, "token"), 1, ttl}
@@ -37,43 +49,43 @@ if not hold[1] then
     local token = next_token(fence, clock)
     redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token)
     redis.call("PEXPIRE", lock, ttl)
-    return {1, token, 1, ttl}
+    return token
   end
 end
 if id ~= "" then
   local lease = tonumber(ARGV[5])
   local expires = string.format("%.0f", math.floor((clock or now_us()) / 1000) + lease)
-  if redis.call("HSET", waiters, id, expires .. " " .. ARGV[3] .. " " .. #secret .. " " .. secret .. holder) == 1 then
+  if redis.call("HSET", waiters, id, expires .. " " .. ARGV[2] .. " " .. #secret .. " " .. secret .. holder) == 1 then
     redis.call("RPUSH", queue, id)
   end
   keep_queue(queue, waiters, lease)
 end
-return {0, redis.call("PTTL", lock)}
+return redis.call("PTTL", lock)
 `,
-  4,
+  1,
 );
 
 /**
  * Drops one level of a hold; at zero deletes it and hands the lock to the first live waiter, if any.
- * ARGV: owner secret, release channel. Returns {held 1|0, holdCount left}.
+ * ARGV: owner secret. Returns the hold count left (0 when freed), or -1 when this owner does not hold the lock.
  */
 export const QUEUED_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-release",
   `${NOW_US}${HAND_OFF}
 ${QUEUE_KEYS}
 local hold = redis.call("HMGET", lock, "owner", "count")
-if hold[1] ~= ARGV[1] then return {0, 0} end
-if tonumber(hold[2]) > 1 then return {1, redis.call("HINCRBY", lock, "count", -1)} end
+if hold[1] ~= ARGV[1] then return -1 end
+if tonumber(hold[2]) > 1 then return redis.call("HINCRBY", lock, "count", -1) end
 redis.call("DEL", lock)
-if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, ARGV[2], now_us()) end
-return {1, 0}
+if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, channel, now_us()) end
+return 0
 `,
-  4,
+  1,
 );
 
 /**
  * A waiter gives up: drops its queue entry and, if the lock was already handed to it, gives that level back
- * (passing the lock on at zero). ARGV: owner secret, waiter id, release channel. Returns 1 if it gave a hand-off back, else 0.
+ * (passing the lock on at zero). ARGV: owner secret, waiter id. Returns 1 if it gave a hand-off back, else 0.
  */
 export const LEAVE_QUEUE_SCRIPT = new RedisScript(
   "distlock:leave-queue",
@@ -89,20 +101,20 @@ if tonumber(hold[3]) > 1 then
   return 1
 end
 redis.call("DEL", lock)
-if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, ARGV[3], now_us()) end
+if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, channel, now_us()) end
 return 1
 `,
-  4,
+  1,
 );
 
-/** Frees a lock whoever holds it and hands it to the first live waiter. ARGV: release channel. Returns 1|0. */
+/** Frees a lock whoever holds it and hands it to the first live waiter. No ARGV. Returns 1|0. */
 export const QUEUED_FORCE_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-force-release",
   `${NOW_US}${HAND_OFF}
 ${QUEUE_KEYS}
 if redis.call("DEL", lock) == 0 then return 0 end
-if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, ARGV[1], now_us()) end
+if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, channel, now_us()) end
 return 1
 `,
-  4,
+  1,
 );

@@ -1,9 +1,12 @@
 import { createHash } from "node:crypto";
 
+/** Keys, then arguments: ioredis flattens the two lists into one command. */
+type ScriptParameters = [keys: readonly string[], args: readonly (string | number)[]];
+
 /** The slice of an ioredis client or cluster a script needs. */
 export interface ScriptTarget {
-  evalsha(sha: string, numberOfKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
-  eval(lua: string, numberOfKeys: number, ...keysAndArgs: string[]): Promise<unknown>;
+  evalsha(sha: string, numberOfKeys: number, ...keysAndArgs: ScriptParameters): Promise<unknown>;
+  eval(lua: string, numberOfKeys: number, ...keysAndArgs: ScriptParameters): Promise<unknown>;
 }
 
 /**
@@ -28,12 +31,11 @@ export class RedisScript {
     if (this.numberOfKeys !== "variable" && keys.length !== this.numberOfKeys) {
       throw new RangeError(`script ${this.name} takes ${this.numberOfKeys} keys, got ${keys.length}`);
     }
-    const keysAndArgs = [...keys, ...args.map(String)];
     try {
-      return await target.evalsha(this.sha, keys.length, ...keysAndArgs);
+      return await target.evalsha(this.sha, keys.length, keys, args);
     } catch (error) {
       if (!isNoScript(error)) throw error;
-      return target.eval(this.lua, keys.length, ...keysAndArgs);
+      return target.eval(this.lua, keys.length, keys, args);
     }
   }
 }
