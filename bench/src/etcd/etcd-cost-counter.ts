@@ -1,11 +1,5 @@
 import type { ServerCounter } from "../harness/index.js";
 
-/** Options of {@link EtcdCostCounter}. */
-export interface EtcdCostCounterOptions {
-  /** Also count the CPU time of this (the bench) process, which is the client only when the subjects run in it. @default false */
-  readonly benchCpu?: boolean;
-}
-
 /** Cumulative etcd metrics by the name the tables print them under, and the Prometheus series each comes from (summed over labels). */
 const SERIES = [
   { name: "requests", series: /^grpc_server_msg_received_total\{[^}]*\} (\S+)$/gm, scale: 1 },
@@ -18,16 +12,14 @@ const SERIES = [
 /**
  * What an operation costs an etcd member, from its Prometheus `/metrics`: gRPC messages received (unary
  * calls and stream messages), committed raft entries, WAL fsyncs and the time they took, and the
- * member's CPU time (10 ms ticks); optionally the bench process's own CPU time.
+ * member's CPU time (10 ms ticks).
  */
 export class EtcdCostCounter implements ServerCounter {
   readonly readingCost = Object.freeze({ requests: 0 });
   readonly #endpoint: string;
-  readonly #benchCpu: boolean;
 
-  constructor(endpoint: string, options: EtcdCostCounterOptions = {}) {
+  constructor(endpoint: string) {
     this.#endpoint = endpoint;
-    this.#benchCpu = options.benchCpu ?? false;
   }
 
   async read(): Promise<Readonly<Record<string, number>>> {
@@ -38,10 +30,6 @@ export class EtcdCostCounter implements ServerCounter {
       let sum = 0;
       for (const match of text.matchAll(series)) sum += Number(match[1]);
       counts[name] = sum * scale;
-    }
-    if (this.#benchCpu) {
-      const { user, system } = process.cpuUsage();
-      counts["bench CPU µs"] = user + system;
     }
     return counts;
   }

@@ -8,7 +8,6 @@ import { ETCD_TARGETS } from "./etcd-targets.js";
 const SUBJECTS_MODULE = new URL("./etcd-lock-subjects.js", import.meta.url).href;
 const COSTS_NOTE =
   "- from etcd's /metrics: requests = gRPC messages etcd received (unary calls and stream messages), raft writes = committed proposals, WAL fsyncs and the µs they took, etcd CPU µs = the member's process CPU (10 ms ticks)";
-const BENCH_CPU_NOTE = "- bench CPU µs/op: CPU time (user + system) of the bench process, where every uncontended subject runs: the client's cost";
 
 /** Every etcd scenario against one etcd member started for the run. */
 export const ETCD_SCENARIOS: ScenarioGroup = {
@@ -29,8 +28,8 @@ export const ETCD_SCENARIOS: ScenarioGroup = {
           iterations: 3_000,
           rounds: 10,
           warmUp: 200,
-          counter: new EtcdCostCounter(target, { benchCpu: true }),
-          notes: [COSTS_NOTE, BENCH_CPU_NOTE],
+          counter: new EtcdCostCounter(target),
+          notes: [COSTS_NOTE],
         }),
         ...(await contendedSweep({
           system: "etcd",

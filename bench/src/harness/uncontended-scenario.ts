@@ -1,7 +1,7 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
 import type { LockSubject, OpenSubject } from "./lock-subject.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
-import { percentile } from "./stats.js";
+import { clientCpuPerOp, summarizeTurns, type TurnSample } from "./turn-summary.js";
 
 const TTL_MS = 10_000;
 
@@ -29,70 +29,62 @@ export interface UncontendedRun<S extends LockSubject> {
   readonly notes?: readonly string[];
 }
 
-interface Samples {
-  open?: OpenSubject;
-  readonly ops: number[];
-  readonly acquires: number[];
-  seconds: number;
-  readonly counts: Record<string, number>;
-}
-
 /** The cost of a lock when nobody competes: each subject is opened and warmed up on its first turn and closed after its last. */
 export async function uncontendedScenario<S extends LockSubject>(run: UncontendedRun<S>): Promise<BenchTable> {
   const rounds = run.rounds ?? 1;
   const perRound = Math.ceil(run.iterations / rounds);
-  const samples: Samples[] = run.subjects.map(() => ({ ops: [], acquires: [], seconds: 0, counts: {} }));
+  const opened: Array<OpenSubject | undefined> = run.subjects.map(() => undefined);
+  const turns: TurnSample[][] = run.subjects.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const [index, subject] of run.subjects.entries()) {
-      const sample = samples[index] as Samples;
       const key = `${run.keyPrefix}${subject.id}`;
-      if (sample.open === undefined) {
-        sample.open = await subject.open(run.target);
-        for (let i = 0; i < run.warmUp; i++) await (await sample.open.acquire(key, TTL_MS))();
+      let open = opened[index];
+      if (open === undefined) {
+        open = opened[index] = await subject.open(run.target);
+        for (let i = 0; i < run.warmUp; i++) await (await open.acquire(key, TTL_MS))();
       }
-      const before = await run.counter?.read(subject);
-      const started = performance.now();
-      for (let i = 0; i < perRound; i++) {
-        const t0 = performance.now();
-        const release = await sample.open.acquire(key, TTL_MS);
-        sample.acquires.push(performance.now() - t0);
-        await release();
-        sample.ops.push(performance.now() - t0);
-      }
-      sample.seconds += (performance.now() - started) / 1000;
-      const after = await run.counter?.read(subject);
-      if (run.counter !== undefined && before !== undefined && after !== undefined) {
-        for (const [name, count] of Object.entries(countsPer(run.counter.readingCost, before, after, 1, "op")))
-          sample.counts[name] = (sample.counts[name] ?? 0) + count;
-      }
-      if (round === rounds - 1) await sample.open.close();
+      turns[index]?.push(await measureTurn(run, subject, open, key, perRound));
+      if (round === rounds - 1) await open.close();
     }
   }
   await run.counter?.close();
-  const rows: BenchRow[] = run.subjects.map((subject, index) => {
-    const sample = samples[index] as Samples;
-    const acquire: Record<string, number> =
-      run.acquireLatency === true ? { "acquire p50 µs": percentile(sample.acquires, 50) * 1000, "acquire p99 µs": percentile(sample.acquires, 99) * 1000 } : {};
-    const perOp = Object.fromEntries(Object.entries(sample.counts).map(([name, count]) => [name, count / sample.ops.length]));
-    return {
-      scenario: "uncontended acquire+release",
-      subject: subject.name,
-      metrics: {
-        "ops/s": sample.ops.length / sample.seconds,
-        ...acquire,
-        "p50 µs": percentile(sample.ops, 50) * 1000,
-        "p99 µs": percentile(sample.ops, 99) * 1000,
-        ...perOp,
-      },
-    };
-  });
-  const turns = rounds === 1 ? "" : `, in ${rounds} rounds with subjects taking turns`;
+  const rows: BenchRow[] = run.subjects.map((subject, index) => ({
+    scenario: "uncontended acquire+release",
+    subject: subject.name,
+    metrics: summarizeTurns(turns[index] ?? [], run.acquireLatency === true),
+  }));
+  const turnsNote = rounds === 1 ? "" : `, in ${rounds} rounds with subjects taking turns`;
   return {
     id: `${run.id}-uncontended`,
-    title: `${run.system} uncontended: one client per subject, ${perRound * rounds} serial acquire+release of one key${turns}`,
+    title: `${run.system} uncontended: one client per subject, ${perRound * rounds} serial acquire+release of one key${turnsNote}`,
     rows,
     baseline: run.baseline,
     ratioOf: "ops/s",
-    notes: [...run.subjects.map((subject) => `- ${subject.name}: ${subject.settings}`), ...(run.notes ?? [])],
+    notes: [...run.subjects.map((subject) => `- ${subject.name}: ${subject.settings}`), UNCONTENDED_NOTE, ...(run.notes ?? [])],
   };
+}
+
+const UNCONTENDED_NOTE =
+  "- ops/s, the p50s and every per-op column: the median of the rounds' values; p99: over every sample of every round. client user/sys/CPU µs/op: `process.cpuUsage()` of the bench process, where every subject's client runs, around each turn";
+
+/** One turn of `perRound` serial acquire+release: latencies, wall time, the client's CPU time and the server's counts. */
+async function measureTurn<S extends LockSubject>(run: UncontendedRun<S>, subject: S, open: OpenSubject, key: string, perRound: number): Promise<TurnSample> {
+  const ops: number[] = [];
+  const acquires: number[] = [];
+  const before = await run.counter?.read(subject);
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < perRound; i++) {
+    const t0 = performance.now();
+    const release = await open.acquire(key, TTL_MS);
+    acquires.push(performance.now() - t0);
+    await release();
+    ops.push(performance.now() - t0);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const after = await run.counter?.read(subject);
+  const counts =
+    run.counter !== undefined && before !== undefined && after !== undefined ? countsPer(run.counter.readingCost, before, after, perRound, "op") : {};
+  return { ops, acquires, seconds, perOp: { ...clientCpuPerOp(cpu, perRound), ...counts } };
 }
