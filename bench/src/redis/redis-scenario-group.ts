@@ -4,7 +4,7 @@ import { contendedSweep, uncontendedScenario } from "../harness/index.js";
 import { heldLocksScenario } from "./held-locks-scenario.js";
 import { DISTLOCK, NODE_REDLOCK, RAW_FLOOR, REDIS_SEMAPHORE } from "./lock-subjects.js";
 import { REDIS_TARGETS } from "./redis-targets.js";
-import { ServerCounters } from "./server-counters.js";
+import { SERVER_COUNTERS_NOTE, ServerCounters } from "./server-counters.js";
 
 const SUBJECTS_MODULE = new URL("./lock-subjects.js", import.meta.url).href;
 
@@ -28,7 +28,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           warmUp: 300,
           rounds: 6,
           counter: new ServerCounters(target),
-          notes: ["- server cmds/op counts every command the server ran (script-internal calls included), from INFO stats."],
+          notes: [SERVER_COUNTERS_NOTE],
         }),
         ...(await contendedSweep({
           system: "Redis",
@@ -40,6 +40,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           workerCounts: [4, 16, 64],
           counter: new ServerCounters(target),
           ratioOf: "hand-off p50 ms",
+          notes: [SERVER_COUNTERS_NOTE],
         })),
         await heldLocksScenario(target, [DISTLOCK, REDIS_SEMAPHORE], DISTLOCK.name),
       ];

@@ -2,19 +2,37 @@ import { Redis } from "ioredis";
 import type { ServerCounter } from "../harness/index.js";
 import type { RedisLockSubject } from "./lock-subjects.js";
 
+/** Calls of some commands and the server time they took, from INFO commandstats. */
+export interface CommandStats {
+  readonly calls: number;
+  /** µs the server spent executing them; a script's time includes the calls it makes inside. */
+  readonly usec: number;
+}
+
+/** What the counters' columns mean, for the notes under a table. */
+export const SERVER_COUNTERS_NOTE =
+  "- requests: calls of the subject's own client commands; server µs: the time redis-server spent executing them (INFO commandstats `usec`; a script's time includes the calls it makes inside, which are not added again); server cmds: every command the server ran, script-internal calls included (INFO stats)";
+
 /** Command counters of one redis-server, read over a connection of its own. */
 export class ServerCounters implements ServerCounter<RedisLockSubject> {
   readonly #client: Redis;
-  /** The counter's own INFO calls between two readings, as the scenarios have always subtracted them. */
+  /**
+   * The counter's own INFO calls between two readings, as the scenarios have always subtracted them. They take no
+   * `server µs`: that sums only the subject's own commands.
+   */
   readonly readingCost = Object.freeze({ requests: 1, "server cmds": 2 });
 
   constructor(url: string) {
     this.#client = new Redis(url).on("error", () => undefined);
   }
 
-  /** `requests`: calls of the subject's client commands; `server cmds`: every command the server ran. */
+  /**
+   * `requests`: calls of the subject's client commands; `server µs`: the time the server spent executing them;
+   * `server cmds`: every command the server ran.
+   */
   async read(subject: RedisLockSubject): Promise<Readonly<Record<string, number>>> {
-    return { requests: await this.calls(subject.clientCommands), "server cmds": await this.total() };
+    const own = await this.commandStats(subject.clientCommands);
+    return { requests: own.calls, "server µs": own.usec, "server cmds": await this.total() };
   }
 
   /** Every command the server executed, script-internal calls included (INFO stats). */
@@ -23,10 +41,20 @@ export class ServerCounters implements ServerCounter<RedisLockSubject> {
     return Number(/total_commands_processed:(\d+)/.exec(info)?.[1] ?? 0);
   }
 
-  /** Calls of the named commands (INFO commandstats). */
-  async calls(commands: readonly string[]): Promise<number> {
+  /**
+   * Calls of the named commands and their time (INFO commandstats). Only the commands a client sent: the server also
+   * counts the calls a script makes inside, whose time its own already includes.
+   */
+  async commandStats(commands: readonly string[]): Promise<CommandStats> {
     const info = await this.#client.info("commandstats");
-    return commands.reduce((sum, name) => sum + Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0), 0);
+    let calls = 0;
+    let usec = 0;
+    for (const name of commands) {
+      const match = new RegExp(`cmdstat_${name}:calls=(\\d+),usec=(\\d+)`).exec(info);
+      calls += Number(match?.[1] ?? 0);
+      usec += Number(match?.[2] ?? 0);
+    }
+    return { calls, usec };
   }
 
   async close(): Promise<void> {

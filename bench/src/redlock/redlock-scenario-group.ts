@@ -1,13 +1,12 @@
 import { startRedisGroup } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, uncontendedScenario } from "../harness/index.js";
-import { GroupCounters } from "./group-counters.js";
+import { GROUP_COUNTERS_NOTE, GroupCounters } from "./group-counters.js";
 import { DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, PARALLEL_FLOOR, SEMAPHORE_REDLOCK_MUTEX, SESAMECARE_REDLOCK } from "./redlock-subjects.js";
 import { REDLOCK_TARGETS } from "./redlock-targets.js";
 
 const MASTERS = 5;
 const SUBJECTS_MODULE = new URL("./redlock-subjects.js", import.meta.url).href;
-const COUNTED_NOTE = "- requests/op and requests/acq: calls of the subject's own client commands (INFO commandstats), summed over all nodes";
 
 /** Every Redlock scenario against 5 independent redis-servers started for the run. */
 export const REDLOCK_SCENARIOS: ScenarioGroup = {
@@ -32,7 +31,7 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
           rounds: 5,
           acquireLatency: true,
           counter: new GroupCounters(target),
-          notes: [COUNTED_NOTE],
+          notes: [GROUP_COUNTERS_NOTE],
         }),
         ...(await contendedSweep({
           system,
@@ -44,7 +43,7 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
           workerCounts: [4, 16, 64],
           counter: new GroupCounters(target),
           ratioOf: "hand-off p50 ms",
-          notes: [COUNTED_NOTE],
+          notes: [GROUP_COUNTERS_NOTE],
         })),
       ];
     } finally {
