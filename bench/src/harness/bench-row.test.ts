@@ -13,12 +13,22 @@ describe("bestPeer", () => {
       row("slowest", { "hand-off p50 ms": 3 }),
       row("slower", { "hand-off p50 ms": 1 }),
     ];
-    expect(bestPeer(rows, PEERS, "hand-off p50 ms")).toBe("slower");
+    expect(bestPeer(rows, PEERS, "hand-off p50 ms", "lower")).toBe("slower");
+  });
+
+  it("picks the highest rate when higher is better, still skipping a peer whose workers got stuck", () => {
+    const rows = [
+      row("ours", { "acq/s": 900 }),
+      row("fast but stuck", { "acq/s": 5_000, "stuck workers": 4 }),
+      row("slower", { "acq/s": 300 }),
+      row("slowest", { "acq/s": 100 }),
+    ];
+    expect(bestPeer(rows, PEERS, "acq/s", "higher")).toBe("slower");
   });
 
   it("falls back to the first row when no peer has a usable number", () => {
     const rows = [row("ours", { "hand-off p50 ms": 0.1 }), row("fast but stuck", { "hand-off p50 ms": 0.2, "stuck workers": 1 })];
-    expect(bestPeer(rows, PEERS, "hand-off p50 ms")).toBe("ours");
+    expect(bestPeer(rows, PEERS, "hand-off p50 ms", "lower")).toBe("ours");
   });
 });
 

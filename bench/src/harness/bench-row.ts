@@ -22,11 +22,15 @@ export function runFailure(row: BenchRow): string | undefined {
   return undefined;
 }
 
-/** The peer with the lowest `metric` among `rows` whose runs counted (see `runFailure`), or the first row when none did. */
-export function bestPeer(rows: readonly BenchRow[], peers: ReadonlySet<string>, metric: string): string {
+/** Which end of a metric is better: "lower" for latencies and costs, "higher" for rates. */
+export type Better = "lower" | "higher";
+
+/** The peer with the best `metric` among `rows` whose runs counted (see `runFailure`), or the first row when none did. */
+export function bestPeer(rows: readonly BenchRow[], peers: ReadonlySet<string>, metric: string, better: Better): string {
+  const sign = better === "lower" ? 1 : -1;
   const best = rows
     .filter((row) => peers.has(row.subject) && Number.isFinite(row.metrics[metric]) && runFailure(row) === undefined)
-    .sort((a, b) => (a.metrics[metric] ?? 0) - (b.metrics[metric] ?? 0))[0];
+    .sort((a, b) => sign * ((a.metrics[metric] ?? 0) - (b.metrics[metric] ?? 0)))[0];
   return best?.subject ?? rows[0]?.subject ?? "";
 }
 

@@ -1,4 +1,4 @@
-import { type BenchRow, type BenchTable, bestPeer } from "./bench-row.js";
+import { type BenchRow, type BenchTable, type Better, bestPeer } from "./bench-row.js";
 import { type ContendReply, type ContendTask, DRAIN_MS } from "./contend-worker.js";
 import { contentionMetrics, type Window } from "./contention-metrics.js";
 import { type LockSubject, peerNames } from "./lock-subject.js";
@@ -46,7 +46,9 @@ export interface ContendedSweep<S extends LockSubject> extends ContendedRun<S> {
   readonly subjects: readonly S[];
   readonly workerCounts: readonly number[];
   readonly ratioOf: string;
-  /** Subject the ratio divides by. @default the peer with the lowest measured `ratioOf` */
+  /** Which end of `ratioOf` is better, to pick the default baseline. @default "lower" */
+  readonly better?: Better;
+  /** Subject the ratio divides by. @default the peer with the best measured `ratioOf` */
   readonly baseline?: string;
   readonly notes?: readonly string[];
 }
@@ -64,7 +66,7 @@ export async function contendedSweep<S extends LockSubject>(sweep: ContendedSwee
       id: `${sweep.id}-contended-w${workers}`,
       title: `${sweep.system} contended hand-off: W = ${workers} workers over ${PROCESSES} processes, one key, empty critical section, ${WINDOW_MS / 1000} s`,
       rows,
-      baseline: sweep.baseline ?? bestPeer(rows, peerNames(sweep.subjects), sweep.ratioOf),
+      baseline: sweep.baseline ?? bestPeer(rows, peerNames(sweep.subjects), sweep.ratioOf, sweep.better ?? "lower"),
       ratioOf: sweep.ratioOf,
       sweep: { system: sweep.system, id: sweep.id, waiters: workers },
       notes: [HAND_OFF_NOTE, ...(sweep.notes ?? [])],

@@ -32,6 +32,11 @@ describe("contentionMetrics", () => {
     expect(metrics["wait p99 ms"]).toBe(200);
   });
 
+  it("leads with acquisitions per second, the column a contended table starts with", () => {
+    const { metrics } = contentionMetrics([["a", 1_000, 1_001, 1_002]], window, ["a"], true);
+    expect(Object.keys(metrics)[0]).toBe("acq/s");
+  });
+
   it("reports no hand-off latency when every process contends for a key of its own", () => {
     const { metrics } = contentionMetrics([["a", 1_000, 1_001, 1_002]], window, ["a"], false);
     expect(metrics["hand-off p50 ms"]).toBeUndefined();

@@ -24,7 +24,8 @@ export function contentionMetrics(
   const perWorker = new Map<string, number>(workers.map((worker) => [worker, 0]));
   for (const [worker] of inWindow) perWorker.set(worker, (perWorker.get(worker) ?? 0) + 1);
   const counts = [...perWorker.values()];
-  const metrics: Record<string, number> = {};
+  // Acquisitions/s first: the column a contended table leads with.
+  const metrics: Record<string, number> = { "acq/s": inWindow.length / ((window.endAt - window.startAt) / 1000) };
   if (sharedKey) {
     const handOffs: number[] = [];
     for (let i = 1; i < inWindow.length; i++) {
@@ -38,7 +39,6 @@ export function contentionMetrics(
       inWindow.map(([, calledAt, acquiredAt]) => acquiredAt - calledAt),
       99,
     ),
-    "acq/s": inWindow.length / ((window.endAt - window.startAt) / 1000),
     "fairness min/max": Math.min(...counts) / Math.max(...counts),
   });
   return { granted: inWindow.length, metrics };

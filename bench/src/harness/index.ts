@@ -1,5 +1,5 @@
 export { type BenchReport, renderBenchReport } from "./bench-report.js";
-export type { BenchRow, BenchTable, ScenarioGroup, SweepPoint } from "./bench-row.js";
+export type { BenchRow, BenchTable, Better, ScenarioGroup, SweepPoint } from "./bench-row.js";
 export { type BenchTarget, evaluateTarget, type MetricRef, type TargetOutcome } from "./bench-target.js";
 export { type ContendedRun, type ContendedSweep, type ContendShape, contendedSweep, measureContended } from "./contended-scenario.js";
 export { type Acquisition, contentionMetrics, type Window } from "./contention-metrics.js";

@@ -42,7 +42,8 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
           subjects: [DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, ...peers],
           workerCounts: [4, 16, 64],
           counter: new GroupCounters(target),
-          ratioOf: "hand-off p50 ms",
+          ratioOf: "acq/s",
+          better: "higher",
           notes: [GROUP_COUNTERS_NOTE],
         })),
       ];
