@@ -9,8 +9,8 @@ const tables: BenchTable[] = [
     baseline: "floor",
     ratioOf: "ops/s",
     rows: [
-      { scenario: "s", subject: "ours", metrics: { "ops/s": 900, "p50 ms": 2 } },
-      { scenario: "s", subject: "floor", metrics: { "ops/s": 1_000 } },
+      { scenario: "s", subject: "ours", metrics: { "ops/s": 900, "p50 ms": 2, "cpu µs": 31.5 } },
+      { scenario: "s", subject: "floor", metrics: { "ops/s": 1_000, "cpu µs": 22 } },
       { scenario: "s", subject: "peer", metrics: { "ops/s": 800, "p50 ms": Number.NaN } },
       { scenario: "s", subject: "stuck peer", metrics: { "ops/s": 2, "p50 ms": 0.5, "stuck workers": 16 } },
     ],
@@ -46,5 +46,16 @@ describe("evaluateTarget", () => {
     expect(flat).toEqual({ claim: "flat", met: true, measured: "1.25× (vs ours, w4)" });
     expect(evaluateTarget({ claim: "≤ 4", value: ours("w64", "cmds"), max: 4 }, tables)).toEqual({ claim: "≤ 4", met: false, measured: "5" });
     expect(evaluateTarget({ claim: "missing", value: ours("nope", "cmds"), max: 4 }, tables).met).toBeUndefined();
+  });
+
+  it("subtracts instead of dividing when asked: what our subject adds over another", () => {
+    const target = { claim: "cpu − floor ≤ 10", value: ours("u", "cpu µs"), versus: { subjects: ["floor"], by: "difference" as const }, max: 10 };
+    expect(evaluateTarget(target, tables)).toEqual({ claim: "cpu − floor ≤ 10", met: true, measured: "+9.50 (vs floor)" });
+    expect(evaluateTarget({ ...target, max: 9 }, tables).met).toBe(false);
+    expect(evaluateTarget({ ...target, versus: { subjects: ["peer"], by: "difference" as const } }, tables)).toEqual({
+      claim: "cpu − floor ≤ 10",
+      met: undefined,
+      measured: "– (vs peer)",
+    });
   });
 });

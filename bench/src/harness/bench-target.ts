@@ -9,17 +9,22 @@ export interface MetricRef {
 }
 
 /**
- * A number the issues asked for: a metric (or its ratio to the same metric of other subjects, or of the same subject in
- * another table) that must lie within `min`..`max`. Against several subjects, every ratio that could be measured must
- * (a peer that never got the key has no hand-off to compare with, and one whose workers got stuck or failed has none
- * worth comparing with).
+ * A number the issues asked for: a metric (or its ratio to, or difference from, the same metric of other subjects, or
+ * of the same subject in another table) that must lie within `min`..`max`. Against several subjects, every comparison
+ * that could be measured must (a peer that never got the key has no hand-off to compare with, and one whose workers got
+ * stuck or failed has none worth comparing with).
  */
 export interface BenchTarget {
   /** The target in the issue's words, e.g. "uncontended ≥ 0.9× the raw floor". */
   readonly claim: string;
   readonly value: MetricRef;
-  /** Divide by these (same metric); omitted fields default to the value's. */
-  readonly versus?: { readonly table?: string; readonly subjects?: readonly string[] };
+  /** Compare with these (same metric); omitted fields default to the value's. */
+  readonly versus?: {
+    readonly table?: string;
+    readonly subjects?: readonly string[];
+    /** Divide by them, or subtract them (what a subject adds over another, e.g. client CPU over a replay of its commands). @default "ratio" */
+    readonly by?: "ratio" | "difference";
+  };
   readonly min?: number;
   readonly max?: number;
 }
@@ -44,18 +49,20 @@ export function evaluateTarget(target: BenchTarget, tables: readonly BenchTable[
     return { claim: target.claim, met, measured: value === undefined ? "not measured" : formatNumber(value) };
   }
   const table = target.versus.table ?? target.value.table;
-  const ratios = (target.versus.subjects ?? [target.value.subject]).map((subject) => {
+  const difference = target.versus.by === "difference";
+  const comparisons = (target.versus.subjects ?? [target.value.subject]).map((subject) => {
     const ref = { table, subject, metric: target.value.metric };
     const baseRow = row(ref);
     const failure = baseRow === undefined ? undefined : runFailure(baseRow);
     const base = failure === undefined ? baseRow?.metrics[ref.metric] : undefined;
     return {
       subject: `${table === target.value.table ? subject : `${subject}, ${table}`}${failure === undefined ? "" : `: ${failure}`}`,
-      ratio: value === undefined || base === undefined ? Number.NaN : value / base,
+      result: value === undefined || base === undefined ? Number.NaN : difference ? value - base : value / base,
     };
   });
-  const measured = ratios.map(({ subject, ratio }) => `${Number.isNaN(ratio) ? "–" : `${ratio.toFixed(2)}×`} (vs ${subject})`).join(", ");
-  const measuredRatios = ratios.filter(({ ratio }) => Number.isFinite(ratio));
-  const met = measuredRatios.length === 0 ? undefined : measuredRatios.every(({ ratio }) => within(ratio));
+  const show = (result: number) => (Number.isNaN(result) ? "–" : difference ? `${result >= 0 ? "+" : ""}${formatNumber(result)}` : `${result.toFixed(2)}×`);
+  const measured = comparisons.map(({ subject, result }) => `${show(result)} (vs ${subject})`).join(", ");
+  const results = comparisons.filter(({ result }) => Number.isFinite(result));
+  const met = results.length === 0 ? undefined : results.every(({ result }) => within(result));
   return { claim: target.claim, met, measured };
 }
