@@ -10,8 +10,11 @@ export interface OpenSubject {
   close(): Promise<void>;
 }
 
-/** Whose code a subject runs: ours, a peer library, or the bare-protocol floor. */
-export type SubjectRole = "distlock" | "peer" | "floor";
+/**
+ * Whose code a subject runs: ours, a peer library, the bare-protocol floor, or distlock's own server commands sent
+ * without its client code (what distlock's client adds is its row minus the replay's).
+ */
+export type SubjectRole = "distlock" | "peer" | "floor" | "replay";
 
 /** A lock implementation under test. */
 export interface LockSubject {

@@ -4,6 +4,7 @@ import { contendedSweep, uncontendedScenario } from "../harness/index.js";
 import { heldLocksScenario } from "./held-locks-scenario.js";
 import { DISTLOCK, NODE_REDLOCK, RAW_FLOOR, REDIS_SEMAPHORE } from "./lock-subjects.js";
 import { REDIS_TARGETS } from "./redis-targets.js";
+import { DISTLOCK_REPLAY } from "./replay-subject.js";
 import { SERVER_COUNTERS_NOTE, ServerCounters } from "./server-counters.js";
 
 const SUBJECTS_MODULE = new URL("./lock-subjects.js", import.meta.url).href;
@@ -21,7 +22,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           system: "Redis",
           id: "redis",
           target,
-          subjects: [RAW_FLOOR, DISTLOCK, NODE_REDLOCK, REDIS_SEMAPHORE],
+          subjects: [RAW_FLOOR, DISTLOCK, DISTLOCK_REPLAY, NODE_REDLOCK, REDIS_SEMAPHORE],
           baseline: RAW_FLOOR.name,
           keyPrefix: "bench:uncontended:",
           iterations: 3_000,

@@ -2,6 +2,7 @@ import { startRedisGroup } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, uncontendedScenario } from "../harness/index.js";
 import { GROUP_COUNTERS_NOTE, GroupCounters } from "./group-counters.js";
+import { DISTLOCK_REDLOCK_REPLAY } from "./quorum-replay-subject.js";
 import { DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, PARALLEL_FLOOR, SEMAPHORE_REDLOCK_MUTEX, SESAMECARE_REDLOCK } from "./redlock-subjects.js";
 import { REDLOCK_TARGETS } from "./redlock-targets.js";
 
@@ -23,7 +24,7 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
           system,
           id: "redlock",
           target,
-          subjects: [PARALLEL_FLOOR, DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, ...peers],
+          subjects: [PARALLEL_FLOOR, DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, DISTLOCK_REDLOCK_REPLAY, ...peers],
           baseline: PARALLEL_FLOOR.name,
           keyPrefix: "bench:redlock:uncontended:",
           iterations: 2_000,

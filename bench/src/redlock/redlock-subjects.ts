@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { RedlockLockProvider } from "@distlock/redlock";
-import { Redis } from "ioredis";
 import { RedlockMutex } from "redis-semaphore";
 import { providerSubject } from "../harness/index.js";
 import type { RedisLockSubject } from "../redis/lock-subjects.js";
 import { redisSemaphore, sesamecareRedlock } from "../redis/peer-subjects.js";
-import { redlockNodeUrls } from "./redlock-node-urls.js";
-
-/** One ioredis client per host of a `redlock://h1:p1,h2:p2` URL, for the peer libraries. */
-function clientsOf(url: string): Redis[] {
-  return redlockNodeUrls(url).map((node) => new Redis(node).on("error", () => undefined));
-}
+import { redlockNodeClients } from "./redlock-node-urls.js";
 
 function distlock(id: string, name: string, fencing: boolean): RedisLockSubject {
   return {
@@ -34,7 +28,7 @@ export const PARALLEL_FLOOR: RedisLockSubject = {
   clientCommands: ["set", "del"],
   settings: "SET NX PX on all nodes at once + DEL on all nodes at once (no owner check, no retries)",
   async open(url) {
-    const clients = clientsOf(url);
+    const clients = redlockNodeClients(url);
     return {
       async acquire(key, ttlMs) {
         const token = randomUUID();
@@ -51,11 +45,11 @@ export const PARALLEL_FLOOR: RedisLockSubject = {
   },
 };
 
-export const SESAMECARE_REDLOCK = sesamecareRedlock("sesamecare", "@sesamecare-oss/redlock", clientsOf);
+export const SESAMECARE_REDLOCK = sesamecareRedlock("sesamecare", "@sesamecare-oss/redlock", redlockNodeClients);
 
 export const SEMAPHORE_REDLOCK_MUTEX = redisSemaphore(
   "redis-semaphore",
   "redis-semaphore RedlockMutex",
-  clientsOf,
+  redlockNodeClients,
   (clients, key, options) => new RedlockMutex(clients, key, options),
 );

@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import { holderLabel } from "@distlock/core";
+import { RedisKeyLayout, type RedisScript } from "@distlock/redis";
+import { DEFAULT_REDLOCK_LOCK_OPTIONS, LeaseBudget } from "@distlock/redlock";
+import { loadScripts } from "../redis/load-scripts.js";
+import type { RedisLockSubject } from "../redis/lock-subjects.js";
+import { quorumScripts } from "./quorum-scripts.js";
+import { redlockNodeClients } from "./redlock-node-urls.js";
+
+/**
+ * distlock redlock's own server commands for one uncontended acquire+release (see `RedlockLockDriver`'s `#attempt` and
+ * `release`), sent to every node at once through bare ioredis clients: no core, no driver. An acquire nobody contests
+ * is one quorum-acquire per node (fenced, the default: a proposed token above the last), a release one quorum-release
+ * per node. distlock's row minus this one is what distlock's client code adds.
+ */
+export const DISTLOCK_REDLOCK_REPLAY: RedisLockSubject = {
+  id: "distlock-redlock-replay",
+  name: "distlock redlock replay (bare ioredis)",
+  role: "replay",
+  clientCommands: ["evalsha", "eval"],
+  settings:
+    "distlock redlock's commands on one ioredis client per node, on all nodes at once: EVALSHA quorum-acquire with the 4 queue keys, a fresh owner secret, the holder label, the lease, a rising proposed token and no waiter, then EVALSHA quorum-release with the owner secret and the release channel; each answers once every node replied (distlock's acquire waits for every vote, its release answers at a majority)",
+  async open(url) {
+    const clients = redlockNodeClients(url);
+    const scripts = await quorumScripts();
+    await Promise.all(clients.map((client) => loadScripts(client, [scripts.acquire, scripts.release])));
+    const layout = new RedisKeyLayout(DEFAULT_REDLOCK_LOCK_OPTIONS.prefix);
+    const budget = new LeaseBudget(DEFAULT_REDLOCK_LOCK_OPTIONS);
+    const holder = holderLabel();
+    let proposal = 0;
+    /** Runs `script` on every node; throws unless every node answered {1, …} (granted, or released its hold). */
+    const everyNode = async (script: RedisScript, keys: readonly string[], args: readonly (string | number)[]) => {
+      const replies = await Promise.all(clients.map((client) => client.evalsha(script.sha, keys.length, ...keys, ...args)));
+      if (!replies.every((reply) => Array.isArray(reply) && reply[0] === 1))
+        throw new Error(`replay: ${script.name} on ${keys[0]} answered ${JSON.stringify(replies)}`);
+    };
+    return {
+      async acquire(key, ttlMs) {
+        const keys = layout.queueScriptKeys(key);
+        const ownerSecret = randomUUID();
+        proposal = Math.max(proposal + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000));
+        await everyNode(scripts.acquire, keys, [ownerSecret, holder, budget.leaseMs(ttlMs), String(proposal), ""]);
+        return () => everyNode(scripts.release, keys, [ownerSecret, layout.releaseChannel(key)]);
+      },
+      close: async () => {
+        for (const client of clients) client.disconnect();
+      },
+    };
+  },
+};
