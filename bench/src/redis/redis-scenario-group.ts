@@ -3,7 +3,7 @@ import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, uncontendedScenario } from "../harness/index.js";
 import { heldLocksScenario } from "./held-locks-scenario.js";
 import { DISTLOCK, NODE_REDLOCK, RAW_FLOOR, REDIS_SEMAPHORE } from "./lock-subjects.js";
-import { REDIS_TARGETS } from "./redis-targets.js";
+import { REDIS_TARGETS, REDIS_WORKER_COUNTS } from "./redis-targets.js";
 import { DISTLOCK_REPLAY } from "./replay-subject.js";
 import { SERVER_COUNTERS_NOTE, ServerCounters } from "./server-counters.js";
 
@@ -38,7 +38,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           subjectsModule: SUBJECTS_MODULE,
           keyPrefix: "bench:contended:",
           subjects: [DISTLOCK, NODE_REDLOCK, REDIS_SEMAPHORE],
-          workerCounts: [4, 16, 64],
+          workerCounts: REDIS_WORKER_COUNTS,
           counter: new ServerCounters(target),
           ratioOf: "acq/s",
           better: "higher",

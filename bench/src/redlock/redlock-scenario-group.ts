@@ -4,7 +4,7 @@ import { contendedSweep, uncontendedScenario } from "../harness/index.js";
 import { GROUP_COUNTERS_NOTE, GroupCounters } from "./group-counters.js";
 import { DISTLOCK_REDLOCK_REPLAY } from "./quorum-replay-subject.js";
 import { DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, PARALLEL_FLOOR, SEMAPHORE_REDLOCK_MUTEX, SESAMECARE_REDLOCK } from "./redlock-subjects.js";
-import { REDLOCK_TARGETS } from "./redlock-targets.js";
+import { REDLOCK_TARGETS, REDLOCK_WORKER_COUNTS } from "./redlock-targets.js";
 
 const MASTERS = 5;
 const SUBJECTS_MODULE = new URL("./redlock-subjects.js", import.meta.url).href;
@@ -41,7 +41,7 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
           subjectsModule: SUBJECTS_MODULE,
           keyPrefix: "bench:redlock:contended:",
           subjects: [DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, ...peers],
-          workerCounts: [4, 16, 64],
+          workerCounts: REDLOCK_WORKER_COUNTS,
           counter: new GroupCounters(target),
           ratioOf: "acq/s",
           better: "higher",
