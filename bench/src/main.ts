@@ -1,7 +1,9 @@
 import { loadavg } from "node:os";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { ETCD_SCENARIOS } from "./etcd/etcd-scenario-group.js";
-import { collectMachineInfo, runScenarioGroups, sweepPlots, writeBenchReport } from "./harness/index.js";
+import { benchScaleFrom, collectMachineInfo, runScenarioGroups, sweepPlots, writeBenchReport } from "./harness/index.js";
 import { REDIS_SCENARIOS } from "./redis/redis-scenario-group.js";
 import { REDLOCK_SCENARIOS } from "./redlock/redlock-scenario-group.js";
 import { SQL_SCENARIOS } from "./sql/sql-scenario-group.js";
@@ -9,24 +11,31 @@ import { SQL_SCENARIOS } from "./sql/sql-scenario-group.js";
 const GROUPS = { redis: REDIS_SCENARIOS, redlock: REDLOCK_SCENARIOS, etcd: ETCD_SCENARIOS, sql: SQL_SCENARIOS };
 const REPORT_DIR = fileURLToPath(new URL("../../docs/benchmarks/", import.meta.url));
 
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const { values, positionals: wanted } = parseArgs({ args, options: { out: { type: "string" } }, allowPositionals: true });
 const unknown = wanted.filter((name) => !(name in GROUPS));
 if (unknown.length > 0) throw new Error(`unknown scenario group ${unknown.join(", ")}; choose from ${Object.keys(GROUPS).join(", ")}`);
+const scale = benchScaleFrom(process.env);
+// The committed report is the full run of every group; a part of it, or a quick run, is written only where --out says.
+const reportDir = values.out !== undefined ? resolve(values.out) : wanted.length === 0 && !scale.quick ? REPORT_DIR : undefined;
 const machine = await collectMachineInfo();
 const startedAt = new Date();
 const started = performance.now();
-const groups = await runScenarioGroups(wanted.length === 0 ? Object.values(GROUPS) : wanted.map((name) => GROUPS[name as keyof typeof GROUPS]));
-if (wanted.length === 0) {
+const groups = await runScenarioGroups(wanted.length === 0 ? Object.values(GROUPS) : wanted.map((name) => GROUPS[name as keyof typeof GROUPS]), scale);
+if (reportDir !== undefined) {
   const report = {
-    command: "npm run bench",
+    command: `${scale.quick ? "DISTLOCK_BENCH_QUICK=1 " : ""}npm run bench${args.length === 0 ? "" : ` -- ${args.join(" ")}`}`,
     startedAt,
     durationS: (performance.now() - started) / 1000,
     machine,
     loadAtEnd: loadavg(),
+    scale,
     groups,
     plots: sweepPlots(groups.flatMap((group) => group.tables)),
   };
-  for (const path of writeBenchReport(report, REPORT_DIR)) console.log(`wrote ${path}`);
+  for (const path of writeBenchReport(report, reportDir)) console.log(`wrote ${path}`);
 } else {
-  console.log(`(a run of some groups prints only; \`npm run bench\` with no names writes the report into ${REPORT_DIR})`);
+  console.log(
+    `(a run of some groups, or a quick one, prints only: \`npm run bench\` with no names writes the report into ${REPORT_DIR}, \`-- --out DIR\` into DIR)`,
+  );
 }

@@ -13,12 +13,13 @@ const COSTS_NOTE =
 export const ETCD_SCENARIOS: ScenarioGroup = {
   name: "etcd (one etcd member on 127.0.0.1)",
   targets: ETCD_TARGETS,
-  async run(): Promise<BenchTable[]> {
+  async run(scale): Promise<BenchTable[]> {
     const server = await startEtcd();
     const target = server.endpoint;
     try {
       return [
         await uncontendedScenario({
+          scale,
           system: "etcd",
           id: "etcd",
           target,
@@ -32,6 +33,7 @@ export const ETCD_SCENARIOS: ScenarioGroup = {
           notes: [COSTS_NOTE],
         }),
         ...(await contendedSweep({
+          scale,
           system: "etcd",
           id: "etcd",
           target,

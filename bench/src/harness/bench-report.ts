@@ -1,4 +1,6 @@
+import { type BenchScale, scaledMs } from "./bench-scale.js";
 import type { TargetOutcome } from "./bench-target.js";
+import { CONTENDED_WINDOW_MS } from "./contended-scenario.js";
 import type { MachineInfo } from "./machine-info.js";
 import { renderMarkdownTable } from "./markdown-table.js";
 import type { GroupResult } from "./run-scenario-groups.js";
@@ -13,6 +15,8 @@ export interface BenchReport {
   readonly machine: MachineInfo;
   /** 1, 5 and 15 minute load averages when the run ended. */
   readonly loadAtEnd: readonly number[];
+  /** How much of every scenario the run measured. */
+  readonly scale: BenchScale;
   readonly groups: readonly GroupResult[];
   readonly plots: readonly SweepPlot[];
 }
@@ -29,6 +33,7 @@ export function renderBenchReport(report: BenchReport): string {
     `Produced by \`${report.command}\` from the repository root on ${report.startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC, in ${Math.round(report.durationS)} s.`,
     "This file and the SVG plots next to it are written by that command; do not edit them by hand, run it again.",
     "Every server is started for the run on 127.0.0.1 (random ports, temp dirs) and every subject runs against the same server side by side.",
+    ...quickWarning(report.scale),
     "",
     "## Machine",
     "",
@@ -54,7 +59,7 @@ export function renderBenchReport(report: BenchReport): string {
     ...report.groups.flatMap((group) => (group.targets.length === 0 ? [] : targetTable(group.name, group.targets))),
     "## Plots",
     "",
-    "Contended hand-off (W workers over 4 OS processes loop acquire+release on one key, empty critical section, 3 s window per point).",
+    `Contended hand-off (W workers over 4 OS processes loop acquire+release on one key, empty critical section, ${scaledMs(CONTENDED_WINDOW_MS, report.scale) / 1000} s window per point).`,
     "Hand-off rate is acquisitions per second; wait is the time from a worker's acquire call to its grant (p99 of the acquisitions granted in the window);",
     "requests per acquisition are what the server received from the clients, divided by the acquisitions in the window.",
     "A subject whose workers livelocked (see `stuck workers` in its table) shows almost no acquisitions, and its wait covers only the few that got through.",
@@ -71,6 +76,15 @@ export function renderBenchReport(report: BenchReport): string {
     ]),
   ];
   return `${lines.join("\n").trimEnd()}\n`;
+}
+
+function quickWarning(scale: BenchScale): string[] {
+  if (!scale.quick) return [];
+  return [
+    "",
+    `**Quick run** (\`DISTLOCK_BENCH_QUICK=1\`): counts ÷ ${scale.countDivisor}, time windows ÷ ${scale.windowDivisor}, contended W ≤ ${scale.maxWorkers};`,
+    "enough to see every table render, too few samples to compare subjects. Targets at a W that did not run show as not measured.",
+  ];
 }
 
 function targetTable(group: string, targets: readonly TargetOutcome[]): string[] {

@@ -1,3 +1,4 @@
+import type { BenchScale } from "./bench-scale.js";
 import type { BenchTarget } from "./bench-target.js";
 
 /** One measured subject in one scenario. */
@@ -37,7 +38,8 @@ export function bestPeer(rows: readonly BenchRow[], peers: ReadonlySet<string>, 
 /** A set of scenarios that share servers; `run` starts what it needs and tears it down. */
 export interface ScenarioGroup {
   readonly name: string;
-  run(): Promise<readonly BenchTable[]>;
+  /** Runs every scenario of the group at `scale`. */
+  run(scale: BenchScale): Promise<readonly BenchTable[]>;
   /** What the issues asked of these numbers, checked in the report. */
   readonly targets?: readonly BenchTarget[];
 }

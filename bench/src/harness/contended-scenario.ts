@@ -1,4 +1,5 @@
 import { type BenchRow, type BenchTable, type Better, bestPeer } from "./bench-row.js";
+import { type BenchScale, DEFAULT_BENCH_SCALE, scaledMs, scaledWorkerCounts } from "./bench-scale.js";
 import { type ContendReply, type ContendTask, DRAIN_MS } from "./contend-worker.js";
 import { contentionMetrics, type Window } from "./contention-metrics.js";
 import { type LockSubject, peerNames } from "./lock-subject.js";
@@ -6,7 +7,8 @@ import { countsPer, type ServerCounter } from "./server-counter.js";
 import { sharedClockMs, sleepUntil } from "./stats.js";
 import { runInProcesses } from "./worker-processes.js";
 
-const WINDOW_MS = 3_000;
+/** The measured window of one contended run (before scaling). */
+export const CONTENDED_WINDOW_MS = 3_000;
 /** How long the worker processes may take to import, connect and warm up. */
 const READY_TIMEOUT_MS = 120_000;
 /** From the moment every worker is ready to the window's start: the start message's trip to each process. */
@@ -27,6 +29,8 @@ export interface ContendedRun<S extends LockSubject> {
   readonly keyPrefix: string;
   /** Server-side counts, read at the start and the end of the window and reported per acquisition. */
   readonly counter?: ServerCounter<S>;
+  /** Shortens the window (and a sweep's worker counts) for a quick run. @default DEFAULT_BENCH_SCALE */
+  readonly scale?: BenchScale;
 }
 
 /** How a contended run is shaped. */
@@ -58,13 +62,14 @@ const HAND_OFF_NOTE = `- hand-off: from one worker's release call to the next wo
 /** For each W, every subject in turn: W workers over 4 OS processes hammer one key with an empty critical section. */
 export async function contendedSweep<S extends LockSubject>(sweep: ContendedSweep<S>): Promise<BenchTable[]> {
   const tables: BenchTable[] = [];
-  for (const workers of sweep.workerCounts) {
+  const windowS = scaledMs(CONTENDED_WINDOW_MS, sweep.scale ?? DEFAULT_BENCH_SCALE) / 1000;
+  for (const workers of scaledWorkerCounts(sweep.workerCounts, sweep.scale ?? DEFAULT_BENCH_SCALE)) {
     const shape = { processes: PROCESSES, workers, keyPerProcess: false };
     const rows: BenchRow[] = [];
     for (const subject of sweep.subjects) rows.push(await measureContended(sweep, subject, shape));
     tables.push({
       id: `${sweep.id}-contended-w${workers}`,
-      title: `${sweep.system} contended hand-off: W = ${workers} workers over ${PROCESSES} processes, one key, empty critical section, ${WINDOW_MS / 1000} s`,
+      title: `${sweep.system} contended hand-off: W = ${workers} workers over ${PROCESSES} processes, one key, empty critical section, ${windowS} s`,
       rows,
       baseline: sweep.baseline ?? bestPeer(rows, peerNames(sweep.subjects), sweep.ratioOf, sweep.better ?? "lower"),
       ratioOf: sweep.ratioOf,
@@ -81,6 +86,7 @@ const noWindow = () => undefined;
 /** `shape.workers` workers over `shape.processes` OS processes loop acquire+release with an empty critical section. */
 export async function measureContended<S extends LockSubject>(run: ContendedRun<S>, subject: S, shape: ContendShape): Promise<BenchRow> {
   const perProcess = (index: number) => Math.floor(shape.workers / shape.processes) + (index < shape.workers % shape.processes ? 1 : 0);
+  const windowMs = scaledMs(CONTENDED_WINDOW_MS, run.scale ?? DEFAULT_BENCH_SCALE);
   const key = `${run.keyPrefix}${subject.id}-w${shape.workers}-p${shape.processes}${shape.keyPerProcess ? "-own-key" : ""}`;
   let opened: (window: Window) => void = () => undefined;
   const started = new Promise<Window>((resolve) => {
@@ -100,12 +106,12 @@ export async function measureContended<S extends LockSubject>(run: ContendedRun<
     }),
     start: () => {
       const startAt = sharedClockMs() + START_DELAY_MS;
-      const window = { startAt, endAt: startAt + WINDOW_MS };
+      const window = { startAt, endAt: startAt + windowMs };
       opened(window);
       return window;
     },
     readyTimeoutMs: READY_TIMEOUT_MS,
-    runTimeoutMs: START_DELAY_MS + WINDOW_MS + DRAIN_MS + EXIT_GRACE_MS,
+    runTimeoutMs: START_DELAY_MS + windowMs + DRAIN_MS + EXIT_GRACE_MS,
   });
   const window = await Promise.race([started, running.then(noWindow, noWindow)]);
   if (window === undefined) {

@@ -1,7 +1,8 @@
 export { type BenchReport, renderBenchReport } from "./bench-report.js";
 export type { BenchRow, BenchTable, Better, ScenarioGroup, SweepPoint } from "./bench-row.js";
+export { type BenchScale, benchScaleFrom, DEFAULT_BENCH_SCALE, QUICK_BENCH_SCALE, scaledCount, scaledMs, scaledWorkerCounts } from "./bench-scale.js";
 export { type BenchTarget, evaluateTarget, type MetricRef, type TargetOutcome } from "./bench-target.js";
-export { type ContendedRun, type ContendedSweep, type ContendShape, contendedSweep, measureContended } from "./contended-scenario.js";
+export { CONTENDED_WINDOW_MS, type ContendedRun, type ContendedSweep, type ContendShape, contendedSweep, measureContended } from "./contended-scenario.js";
 export { type Acquisition, contentionMetrics, type Window } from "./contention-metrics.js";
 export { formatNumber } from "./format-number.js";
 export { importSubject, type LockSubject, type OpenSubject, providerSubject, type Release, type SubjectRole } from "./lock-subject.js";

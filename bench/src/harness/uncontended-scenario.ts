@@ -1,4 +1,5 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
+import { type BenchScale, DEFAULT_BENCH_SCALE, scaledCount } from "./bench-scale.js";
 import type { LockSubject, OpenSubject } from "./lock-subject.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
 import { clientCpuPerOp, summarizeTurns, type TurnSample } from "./turn-summary.js";
@@ -27,12 +28,16 @@ export interface UncontendedRun<S extends LockSubject> {
   /** Server-side counts, read around each subject's turn and reported per operation. */
   readonly counter?: ServerCounter<S>;
   readonly notes?: readonly string[];
+  /** Divides `iterations` and `warmUp` for a quick run. @default DEFAULT_BENCH_SCALE */
+  readonly scale?: BenchScale;
 }
 
 /** The cost of a lock when nobody competes: each subject is opened and warmed up on its first turn and closed after its last. */
 export async function uncontendedScenario<S extends LockSubject>(run: UncontendedRun<S>): Promise<BenchTable> {
   const rounds = run.rounds ?? 1;
-  const perRound = Math.ceil(run.iterations / rounds);
+  const scale = run.scale ?? DEFAULT_BENCH_SCALE;
+  const perRound = Math.ceil(scaledCount(run.iterations, scale) / rounds);
+  const warmUp = scaledCount(run.warmUp, scale);
   const opened: Array<OpenSubject | undefined> = run.subjects.map(() => undefined);
   const turns: TurnSample[][] = run.subjects.map(() => []);
   for (let round = 0; round < rounds; round++) {
@@ -41,7 +46,7 @@ export async function uncontendedScenario<S extends LockSubject>(run: Uncontende
       let open = opened[index];
       if (open === undefined) {
         open = opened[index] = await subject.open(run.target);
-        for (let i = 0; i < run.warmUp; i++) await (await open.acquire(key, TTL_MS))();
+        for (let i = 0; i < warmUp; i++) await (await open.acquire(key, TTL_MS))();
       }
       turns[index]?.push(await measureTurn(run, subject, open, key, perRound));
       if (round === rounds - 1) await open.close();

@@ -1,4 +1,4 @@
-import type { BenchRow, BenchTable, Release } from "../harness/index.js";
+import { type BenchRow, type BenchScale, type BenchTable, type Release, scaledCount, scaledMs } from "../harness/index.js";
 import type { RedisLockSubject } from "./lock-subjects.js";
 import { ServerCounters } from "./server-counters.js";
 
@@ -7,8 +7,10 @@ const TTL_MS = 3_000;
 const CONCURRENCY = 200;
 const WINDOW_MS = 6_000;
 
-/** 10,000 locks held with auto-renew (renewing at ttl/3): what keeping them costs the server and the process. */
-export async function heldLocksScenario(url: string, subjects: readonly RedisLockSubject[], baseline: string): Promise<BenchTable> {
+/** 10,000 locks (at full scale) held with auto-renew (renewing at ttl/3): what keeping them costs the server and the process. */
+export async function heldLocksScenario(url: string, subjects: readonly RedisLockSubject[], baseline: string, scale: BenchScale): Promise<BenchTable> {
+  const locks = scaledCount(LOCKS, scale);
+  const windowMs = scaledMs(WINDOW_MS, scale);
   const counters = new ServerCounters(url);
   const rows: BenchRow[] = [];
   for (const subject of subjects) {
@@ -16,12 +18,12 @@ export async function heldLocksScenario(url: string, subjects: readonly RedisLoc
     const rssBefore = process.memoryUsage().rss;
     const open = await subject.open(url);
     const releases: Release[] = [];
-    for (let next = 0; next < LOCKS; next += CONCURRENCY) {
-      const batch = Array.from({ length: Math.min(CONCURRENCY, LOCKS - next) }, (_, i) => open.acquire(`bench:held:${subject.id}:${next + i}`, TTL_MS));
+    for (let next = 0; next < locks; next += CONCURRENCY) {
+      const batch = Array.from({ length: Math.min(CONCURRENCY, locks - next) }, (_, i) => open.acquire(`bench:held:${subject.id}:${next + i}`, TTL_MS));
       releases.push(...(await Promise.all(batch)));
     }
     const before = await counters.read(subject);
-    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
     const after = await counters.read(subject);
     const commands = (after["server cmds"] ?? 0) - (before["server cmds"] ?? 0) - counters.readingCost["server cmds"];
     const requests = (after.requests ?? 0) - (before.requests ?? 0) - counters.readingCost.requests;
@@ -29,11 +31,11 @@ export async function heldLocksScenario(url: string, subjects: readonly RedisLoc
     for (let next = 0; next < releases.length; next += CONCURRENCY) await Promise.all(releases.slice(next, next + CONCURRENCY).map((release) => release()));
     await open.close();
     rows.push({
-      scenario: `${LOCKS.toLocaleString("en-US")} held, ttl ${TTL_MS} ms`,
+      scenario: `${locks.toLocaleString("en-US")} held, ttl ${TTL_MS} ms`,
       subject: subject.name,
       metrics: {
-        "requests/s renewing": requests / (WINDOW_MS / 1000),
-        "server cmds/s renewing": commands / (WINDOW_MS / 1000),
+        "requests/s renewing": requests / (windowMs / 1000),
+        "server cmds/s renewing": commands / (windowMs / 1000),
         "RSS MB (delta)": rss / 2 ** 20,
       },
     });
@@ -41,7 +43,7 @@ export async function heldLocksScenario(url: string, subjects: readonly RedisLoc
   await counters.close();
   return {
     id: "redis-held-locks",
-    title: `${LOCKS.toLocaleString("en-US")} locks held with auto-renew for ${WINDOW_MS / 1000} s`,
+    title: `${locks.toLocaleString("en-US")} locks held with auto-renew for ${windowMs / 1000} s`,
     rows,
     baseline,
     ratioOf: "server cmds/s renewing",

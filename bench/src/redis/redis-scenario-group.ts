@@ -13,12 +13,13 @@ const SUBJECTS_MODULE = new URL("./lock-subjects.js", import.meta.url).href;
 export const REDIS_SCENARIOS: ScenarioGroup = {
   name: "Redis (one redis-server on 127.0.0.1)",
   targets: REDIS_TARGETS,
-  async run(): Promise<BenchTable[]> {
+  async run(scale): Promise<BenchTable[]> {
     const server = await startRedis();
     const target = server.url;
     try {
       return [
         await uncontendedScenario({
+          scale,
           system: "Redis",
           id: "redis",
           target,
@@ -32,6 +33,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           notes: [SERVER_COUNTERS_NOTE],
         }),
         ...(await contendedSweep({
+          scale,
           system: "Redis",
           id: "redis",
           target,
@@ -44,7 +46,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           better: "higher",
           notes: [SERVER_COUNTERS_NOTE],
         })),
-        await heldLocksScenario(target, [DISTLOCK, REDIS_SEMAPHORE], DISTLOCK.name),
+        await heldLocksScenario(target, [DISTLOCK, REDIS_SEMAPHORE], DISTLOCK.name, scale),
       ];
     } finally {
       await server.close();

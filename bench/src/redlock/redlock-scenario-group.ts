@@ -13,7 +13,7 @@ const SUBJECTS_MODULE = new URL("./redlock-subjects.js", import.meta.url).href;
 export const REDLOCK_SCENARIOS: ScenarioGroup = {
   name: `Redlock (${MASTERS} independent redis-servers on 127.0.0.1)`,
   targets: REDLOCK_TARGETS,
-  async run(): Promise<BenchTable[]> {
+  async run(scale): Promise<BenchTable[]> {
     const group = await startRedisGroup(MASTERS);
     const target = group.url;
     const system = `Redlock on ${MASTERS} masters`;
@@ -21,6 +21,7 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
       const peers = [SESAMECARE_REDLOCK, SEMAPHORE_REDLOCK_MUTEX];
       return [
         await uncontendedScenario({
+          scale,
           system,
           id: "redlock",
           target,
@@ -35,6 +36,7 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
           notes: [GROUP_COUNTERS_NOTE],
         }),
         ...(await contendedSweep({
+          scale,
           system,
           id: "redlock",
           target,

@@ -1,5 +1,5 @@
-import type { BenchRow, BenchTable, LockSubject } from "../harness/index.js";
-import { percentile } from "../harness/index.js";
+import type { BenchRow, BenchScale, BenchTable, LockSubject } from "../harness/index.js";
+import { percentile, scaledCount } from "../harness/index.js";
 
 const HAND_OFFS = 30;
 const TTL_MS = 10_000;
@@ -11,13 +11,14 @@ const MAX_HOLD_MS = 250;
  * release-to-acquire for a waiter that is already parked, which the looping contended scenario hardly
  * sees (there the releasing worker usually takes the key straight back).
  */
-export async function sqlParkedHandOffScenario(url: string, subjects: readonly LockSubject[], baseline: string): Promise<BenchTable> {
+export async function sqlParkedHandOffScenario(url: string, subjects: readonly LockSubject[], baseline: string, scale: BenchScale): Promise<BenchTable> {
   const rows: BenchRow[] = [];
+  const count = scaledCount(HAND_OFFS, scale);
   for (const subject of subjects) {
     const [holder, waiter] = [await subject.open(url), await subject.open(url)];
     const key = `bench:parked:${subject.id}`;
     const handOffs: number[] = [];
-    for (let i = 0; i < HAND_OFFS; i++) {
+    for (let i = 0; i < count; i++) {
       const release = await holder.acquire(key, TTL_MS);
       let releasedAt = 0;
       const waiting = waiter.acquire(key, TTL_MS).then((releaseWaiter) => {
@@ -38,7 +39,7 @@ export async function sqlParkedHandOffScenario(url: string, subjects: readonly L
   }
   return {
     id: "postgres-parked-hand-off",
-    title: `PostgreSQL hand-off to a parked waiter: ${HAND_OFFS} times, holder keeps the key ${MIN_HOLD_MS}–${MAX_HOLD_MS} ms, then releases`,
+    title: `PostgreSQL hand-off to a parked waiter: ${count} times, holder keeps the key ${MIN_HOLD_MS}–${MAX_HOLD_MS} ms, then releases`,
     rows,
     baseline,
     ratioOf: "hand-off p50 ms",

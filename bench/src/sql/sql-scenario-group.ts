@@ -18,7 +18,7 @@ const UNCONTENDED = { keyPrefix: "bench:uncontended:", iterations: 3_000, warmUp
 export const SQL_SCENARIOS: ScenarioGroup = {
   name: "SQL (PostgreSQL on 127.0.0.1, SQLite file in a temp dir)",
   targets: SQL_TARGETS,
-  async run(): Promise<BenchTable[]> {
+  async run(scale): Promise<BenchTable[]> {
     const tables: BenchTable[] = [];
     const server = await startPostgres();
     try {
@@ -26,10 +26,11 @@ export const SQL_SCENARIOS: ScenarioGroup = {
       const subjects = [ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_PREPARED];
       const counter = new PgWriteCounter(target);
       tables.push(
-        await uncontendedScenario({ system: "PostgreSQL", id: "postgres", target, subjects, baseline: ADVISORY_FLOOR.name, counter, ...UNCONTENDED }),
+        await uncontendedScenario({ system: "PostgreSQL", id: "postgres", target, subjects, baseline: ADVISORY_FLOOR.name, counter, scale, ...UNCONTENDED }),
       );
       tables.push(
         ...(await contendedSweep({
+          scale,
           system: "PostgreSQL",
           id: "postgres",
           target,
@@ -43,7 +44,7 @@ export const SQL_SCENARIOS: ScenarioGroup = {
           notes: ["- a free key goes to the first live waiter in the server-side line, so a releasing worker that loops back queues behind the others"],
         })),
       );
-      tables.push(await sqlParkedHandOffScenario(target, [DISTLOCK_POLLING, DISTLOCK_NOTIFY], DISTLOCK_POLLING.name));
+      tables.push(await sqlParkedHandOffScenario(target, [DISTLOCK_POLLING, DISTLOCK_NOTIFY], DISTLOCK_POLLING.name, scale));
     } finally {
       await server.close();
     }
@@ -51,9 +52,17 @@ export const SQL_SCENARIOS: ScenarioGroup = {
     try {
       const target = `sqlite:${join(dir, "bench.sqlite")}`;
       tables.push(
-        await uncontendedScenario({ system: "SQLite", id: "sqlite", target, subjects: [DISTLOCK_SQLITE], baseline: DISTLOCK_SQLITE.name, ...UNCONTENDED }),
+        await uncontendedScenario({
+          system: "SQLite",
+          id: "sqlite",
+          target,
+          subjects: [DISTLOCK_SQLITE],
+          baseline: DISTLOCK_SQLITE.name,
+          scale,
+          ...UNCONTENDED,
+        }),
       );
-      const run = { target, subjectsModule: SUBJECTS_MODULE, keyPrefix: KEY_PREFIX };
+      const run = { target, subjectsModule: SUBJECTS_MODULE, keyPrefix: KEY_PREFIX, scale };
       tables.push({
         id: "sqlite-processes",
         title: "SQLite across processes: one file, every worker loops acquire+release (own key per process, then one shared key)",
