@@ -70,7 +70,7 @@ export async function uncontendedScenario<S extends LockSubject>(run: Uncontende
 }
 
 const UNCONTENDED_NOTE =
-  "- ops/s, the p50s and every per-op column: the median of the rounds' values; p99: over every sample of every round. client user/sys/CPU µs/op: `process.cpuUsage()` of the bench process, where every subject's client runs, around each turn";
+  "- ops/s, the p50s and every per-op column: the median of the rounds' values; p99: over every sample of every round. client user/sys/CPU µs/op: `process.cpuUsage()` of the bench process, where every subject's client runs, around each turn (the total is exact; Linux splits it into user and sys by sampling at its timer tick, so the split of a short turn is rough)";
 
 /** One turn of `perRound` serial acquire+release: latencies, wall time, the client's CPU time and the server's counts. */
 async function measureTurn<S extends LockSubject>(run: UncontendedRun<S>, subject: S, open: OpenSubject, key: string, perRound: number): Promise<TurnSample> {

@@ -17,10 +17,10 @@ export const SERVER_COUNTERS_NOTE =
 export class ServerCounters implements ServerCounter<RedisLockSubject> {
   readonly #client: Redis;
   /**
-   * The counter's own INFO calls between two readings, as the scenarios have always subtracted them. They take no
-   * `server µs`: that sums only the subject's own commands.
+   * The counter's own INFO calls between two readings: the INFO stats of the first and the INFO commandstats of the
+   * second count in `server cmds`. INFO is none of a subject's commands, so `requests` and `server µs` leave them out.
    */
-  readonly readingCost = Object.freeze({ requests: 1, "server cmds": 2 });
+  readonly readingCost = Object.freeze({ requests: 0, "server cmds": 2 });
 
   constructor(url: string) {
     this.#client = new Redis(url).on("error", () => undefined);
