@@ -38,7 +38,13 @@ export {
 } from "./redis/redis-cluster.js";
 export { RedisClusterNode } from "./redis/redis-cluster-node.js";
 export { RedisGroup, startRedisGroup } from "./redis/redis-group.js";
-export { RedisSentinelSet, SENTINEL_MASTER_NAME, startRedisSentinelSet } from "./redis/redis-sentinel-set.js";
+export {
+  DEFAULT_REDIS_SENTINEL_SET_OPTIONS,
+  RedisSentinelSet,
+  type RedisSentinelSetOptions,
+  SENTINEL_MASTER_NAME,
+  startRedisSentinelSet,
+} from "./redis/redis-sentinel-set.js";
 export {
   DEFAULT_REDIS_SERVER_OPTIONS,
   RedisServer,
