@@ -56,11 +56,11 @@ end
  * id → "<expires ms> <ttl ms> <owner secret's length in bytes> <owner secret><holder>" (both may contain spaces).
  * `hand_off` gives a free lock to the first waiter whose entry has not expired (skipping and dropping dead ones, and
  * entries it cannot read, e.g. written by an older client), marks the
- * hold with that waiter's id (so its next attempt claims it instead of re-entering) and publishes "<id> <token> <ttl>".
+ * hold with that waiter's id (so its next attempt claims it instead of re-entering) and as one others may queue behind
+ * (`queued`, so its release looks at the queue), and publishes "<id> <token> <ttl>". Needs `next_token` defined before it.
  * Returns the id it handed to, or false when no live waiter is left.
  */
 export const HAND_OFF = `
-${NEXT_TOKEN}
 local function hand_off(lock, fence, queue, waiters, channel, clock)
   local now_ms = math.floor(clock / 1000)
   for _ = 1, 1000 do
@@ -73,7 +73,7 @@ local function hand_off(lock, fence, queue, waiters, channel, clock)
       if expires and tonumber(expires) > now_ms then
         local secret, holder = string.sub(rest, 1, tonumber(secret_bytes)), string.sub(rest, tonumber(secret_bytes) + 1)
         local token = next_token(fence, clock)
-        redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id)
+        redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id, "queued", 1)
         redis.call("PEXPIRE", lock, ttl)
         redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl)
         return id

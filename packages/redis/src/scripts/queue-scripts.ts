@@ -1,10 +1,13 @@
-import { HAND_OFF, KEEP_QUEUE, NOW_US, REENTER } from "./lua-functions.js";
+import { HAND_OFF, KEEP_QUEUE, NEXT_TOKEN, NOW_US, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
  * KEYS[1] of every queue-aware script is the key's hash tag (`RedisKeyLayout.tag`); the script derives the lock hash,
  * fencing counter, wait queue (list), waiter entries (hash) and release channel from it. All of them carry that tag,
  * so they live in the tag's Redis Cluster slot, where the cluster routes the call.
+ * A hold that others may have queued behind carries `queued` = 1 (set by a waiter that queues on it, by a hand-off and by
+ * a grant over a leftover queue), so the release of a hold nobody queued on never looks at the queue.
+ * Each script's common path comes first: helpers it does not need are defined only after it (each costs server time).
  */
 const QUEUE_KEYS = `local tag = KEYS[1]
 local lock, fence, queue, waiters, channel = tag .. ":lock", tag .. ":fence", tag .. ":queue", tag .. ":waiters", tag .. ":released"`;
@@ -19,7 +22,7 @@ local lock, fence, queue, waiters, channel = tag .. ":lock", tag .. ":fence", ta
  */
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
-  `${NOW_US}${HAND_OFF}${REENTER}${KEEP_QUEUE}
+  `${NOW_US}${NEXT_TOKEN}
 ${QUEUE_KEYS}
 local secret, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
 if redis.call("EXISTS", lock, queue) == 0 then
@@ -28,6 +31,7 @@ if redis.call("EXISTS", lock, queue) == 0 then
   redis.call("PEXPIRE", lock, ttl)
   return token
 end
+${HAND_OFF}${REENTER}${KEEP_QUEUE}
 local hold = redis.call("HMGET", lock, "owner", "token", "waiter", "count")
 if hold[1] == secret then
   if id ~= "" and hold[3] == id then
@@ -47,7 +51,7 @@ if not hold[1] then
   end
   if not handed_to then
     local token = next_token(fence, clock)
-    redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token)
+    redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "queued", 1)
     redis.call("PEXPIRE", lock, ttl)
     return token
   end
@@ -57,6 +61,7 @@ if id ~= "" then
   local expires = string.format("%.0f", math.floor((clock or now_us()) / 1000) + lease)
   if redis.call("HSET", waiters, id, expires .. " " .. ARGV[2] .. " " .. #secret .. " " .. secret .. holder) == 1 then
     redis.call("RPUSH", queue, id)
+    redis.call("HSET", lock, "queued", 1)
   end
   keep_queue(queue, waiters, lease)
 end
@@ -71,13 +76,14 @@ return redis.call("PTTL", lock)
  */
 export const QUEUED_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-release",
-  `${NOW_US}${HAND_OFF}
-${QUEUE_KEYS}
-local hold = redis.call("HMGET", lock, "owner", "count")
+  `${QUEUE_KEYS}
+local hold = redis.call("HMGET", lock, "owner", "count", "queued")
 if hold[1] ~= ARGV[1] then return -1 end
 if tonumber(hold[2]) > 1 then return redis.call("HINCRBY", lock, "count", -1) end
 redis.call("DEL", lock)
-if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, channel, now_us()) end
+if not hold[3] or redis.call("EXISTS", queue) == 0 then return 0 end
+${NOW_US}${NEXT_TOKEN}${HAND_OFF}
+hand_off(lock, fence, queue, waiters, channel, now_us())
 return 0
 `,
   1,
@@ -89,7 +95,7 @@ return 0
  */
 export const LEAVE_QUEUE_SCRIPT = new RedisScript(
   "distlock:leave-queue",
-  `${NOW_US}${HAND_OFF}
+  `${NOW_US}${NEXT_TOKEN}${HAND_OFF}
 ${QUEUE_KEYS}
 redis.call("HDEL", waiters, ARGV[2])
 redis.call("LREM", queue, 1, ARGV[2])
@@ -110,7 +116,7 @@ return 1
 /** Frees a lock whoever holds it and hands it to the first live waiter. No ARGV. Returns 1|0. */
 export const QUEUED_FORCE_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-force-release",
-  `${NOW_US}${HAND_OFF}
+  `${NOW_US}${NEXT_TOKEN}${HAND_OFF}
 ${QUEUE_KEYS}
 if redis.call("DEL", lock) == 0 then return 0 end
 if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, channel, now_us()) end
