@@ -89,6 +89,15 @@ export class WorkerProcess {
     this.#child.kill("SIGCONT");
   }
 
+  /** Keeps the critical section of `hold` going, if it is still running, until `goOn()`: a long job under the lock. */
+  holdOn(hold: string): void {
+    this.#send({ type: "hold-on", hold });
+  }
+
+  goOn(): void {
+    this.#send({ type: "go-on" });
+  }
+
   /** Asks the worker to finish its current critical section and exit; SIGKILLs it after a grace period. */
   async stop(): Promise<void> {
     if (this.#paused) this.resume();

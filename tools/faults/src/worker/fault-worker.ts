@@ -11,6 +11,24 @@ import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol
 const stopping = new AbortController();
 const RELEASE_RETRY_MS = 100;
 
+/** The hold whose critical section is running, and the wait the parent put into it (until "go-on" or "stop"). */
+let runningHold: string | undefined;
+let heldOn: { readonly until: Promise<void>; readonly goOn: () => void } | undefined;
+
+function holdOn(hold: string): void {
+  if (runningHold !== hold || heldOn !== undefined) return;
+  let release = () => {};
+  const until = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  heldOn = { until, goOn: release };
+}
+
+function goOn(): void {
+  heldOn?.goOn();
+  heldOn = undefined;
+}
+
 function send(message: WorkerMessage, then?: () => void): void {
   if (process.connected && process.send !== undefined) process.send(message, () => then?.());
   else then?.();
@@ -42,13 +60,18 @@ async function criticalSection(task: WorkerTask, fence: RedisFence, lock: Lock, 
     record({ type: "valid", worker: task.worker, at: wallNow(), hold, validUntil: toWall(validUntil) });
   }, task.ttlMs / 10);
   try {
+    runningHold = hold;
     record({ type: "cs-start", worker: task.worker, at: wallNow(), hold });
     await write(task, fence, lock, hold);
     const [min, max] = task.holdMs;
     await sleep(min + Math.random() * (max - min));
+    await heldOn?.until;
     await write(task, fence, lock, hold);
     record({ type: "cs-end", worker: task.worker, at: wallNow(), hold, validUntil: toWall(lock.validUntil) });
   } finally {
+    // A "hold-on" that came after the wait point must not stretch the next critical section.
+    runningHold = undefined;
+    goOn();
     clearInterval(watch);
   }
 }
@@ -103,13 +126,20 @@ async function run(task: WorkerTask): Promise<void> {
 }
 
 process.on("message", (message: ParentMessage) => {
-  if (message.type === "stop") {
-    stopping.abort();
-    return;
+  switch (message.type) {
+    case "stop":
+      stopping.abort();
+      goOn();
+      return;
+    case "hold-on":
+      return holdOn(message.hold);
+    case "go-on":
+      return goOn();
+    case "start":
+      run(message.task).then(
+        () => send({ type: "done" }, () => process.exit(0)),
+        (error: unknown) => send({ type: "failed", message: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1)),
+      );
   }
-  run(message.task).then(
-    () => send({ type: "done" }, () => process.exit(0)),
-    (error: unknown) => send({ type: "failed", message: error instanceof Error ? (error.stack ?? error.message) : String(error) }, () => process.exit(1)),
-  );
 });
 send({ type: "ready" });

@@ -18,7 +18,12 @@ export interface WorkerTask {
   readonly thinkMs: number;
 }
 
-export type ParentMessage = { readonly type: "start"; readonly task: WorkerTask } | { readonly type: "stop" };
+export type ParentMessage =
+  | { readonly type: "start"; readonly task: WorkerTask }
+  | { readonly type: "stop" }
+  /** Keep the critical section of `hold`, if it is still running, going until "go-on" (a long job under the lock). */
+  | { readonly type: "hold-on"; readonly hold: string }
+  | { readonly type: "go-on" };
 
 export type WorkerMessage =
   | { readonly type: "event"; readonly event: HistoryEvent }
