@@ -37,7 +37,8 @@ async function main(): Promise<number> {
     backends,
     ...(faults === undefined ? {} : { faults }),
     settings,
-    onRow: (row) => console.error(`${row.backend} / ${row.fault}: ${row.operations} ops, ${row.violations.length} violations`),
+    onRow: (row) =>
+      console.error(`${row.backend} / ${row.fault}: ${row.operations} ops, ${row.violations.length} violations, ${row.fencedOverlaps.length} fenced overlaps`),
   });
   const machine = `${type()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
   console.log(`Fault matrix (${values.long ? "long" : "short"} form), ${startedAt.toISOString()}, ${machine}\n`);

@@ -32,6 +32,11 @@ export interface BackendFixture extends AsyncDisposable {
   readonly nodes?: readonly RedisServer[];
   readonly etcd?: EtcdCluster;
   /**
+   * The backend does not rule out overlapping holds under its faults (asynchronous replication can lose a lease in a
+   * failover) and leaves them to fencing: an overlap then counts apart, as long as fencing held in the row.
+   */
+  readonly fencedOverlaps?: boolean;
+  /**
    * How long a restarted server stays down. Servers that lose their data on a crash (redis without
    * persistence) must stay down longer than any lease they granted: Redlock's "delayed restart".
    */

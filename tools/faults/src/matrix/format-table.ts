@@ -13,7 +13,7 @@ const HEADER = [
   "row time (s)",
 ];
 
-/** The matrix as a Markdown table, one line per row; violations and worker failures are listed below it. */
+/** The matrix as a Markdown table, one line per row; violations, fenced overlaps and worker failures are listed below it. */
 export function formatTable(rows: readonly RowResult[]): string {
   const lines = [`| ${HEADER.join(" | ")} |`, `|${HEADER.map((_, i) => (i < 2 ? " --- " : " ---: ")).join("|")}|`];
   for (const row of rows) {
@@ -25,7 +25,7 @@ export function formatTable(rows: readonly RowResult[]): string {
       row.faultsInjected,
       `${row.writesAccepted} / ${row.writesRejected}`,
       row.staleWrites,
-      row.violations.length,
+      row.fencedOverlaps.length === 0 ? row.violations.length : `${row.violations.length} (+${row.fencedOverlaps.length} fenced overlaps)`,
       row.recoveryMs === null ? "—" : Math.round(row.recoveryMs),
       (row.durationMs / 1_000).toFixed(1),
     ];
@@ -33,6 +33,7 @@ export function formatTable(rows: readonly RowResult[]): string {
   }
   const problems = rows.flatMap((row) => [
     ...row.violations.map((v) => `- ${row.backend} / ${row.fault}: **${v.kind}**: ${v.detail}`),
+    ...row.fencedOverlaps.map((v) => `- ${row.backend} / ${row.fault}: overlap caught by fencing (no lower token accepted after a higher one): ${v.detail}`),
     ...row.workerFailures.map((failure) => `- ${row.backend} / ${row.fault}: worker failed: ${failure}`),
   ]);
   return [...lines, ...(problems.length === 0 ? [] : ["", ...problems])].join("\n");

@@ -13,6 +13,11 @@ export interface RowResult {
   /** Writes sent after the writer's own validity deadline (all must have been rejected or harmless). */
   readonly staleWrites: number;
   readonly violations: readonly Violation[];
+  /**
+   * Overlaps on a backend that leaves them to fencing (`BackendFixture.fencedOverlaps`), in a row where fencing held:
+   * no write with a lower or reused token was accepted. Not counted in `violations`.
+   */
+  readonly fencedOverlaps: readonly Violation[];
   /** Longest time from an injected fault to the next successful acquisition by anyone; null if none followed. */
   readonly recoveryMs: number | null;
   readonly durationMs: number;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { checkHistory } from "../checker/check-history.js";
+import type { Violation } from "../checker/violation.js";
 import { type HistoryEvent, wallNow } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import { FAULT_INJECTORS } from "../matrix/fault-injectors.js";
@@ -24,7 +25,20 @@ async function proxyEveryHost(url: string): Promise<{ url: string; proxies: TcpP
   return { url: proxied, proxies };
 }
 
-function summarise(fixture: BackendFixture, fault: FaultName, run: RowRun, startedAt: number, events: readonly HistoryEvent[]): Omit<RowResult, "violations"> {
+/** Sets apart the overlaps a backend leaves to fencing, if fencing held: no lower or reused token was accepted. */
+function separateFencedOverlaps(fixture: BackendFixture, found: readonly Violation[]): Pick<RowResult, "violations" | "fencedOverlaps"> {
+  const fencingHeld = !found.some((v) => v.kind === "token-regression" || v.kind === "token-reuse");
+  if (fixture.fencedOverlaps !== true || !fencingHeld) return { violations: found, fencedOverlaps: [] };
+  return { violations: found.filter((v) => v.kind !== "overlap"), fencedOverlaps: found.filter((v) => v.kind === "overlap") };
+}
+
+function summarise(
+  fixture: BackendFixture,
+  fault: FaultName,
+  run: RowRun,
+  startedAt: number,
+  events: readonly HistoryEvent[],
+): Omit<RowResult, "violations" | "fencedOverlaps"> {
   const acquired = events.filter((event) => event.type === "acquired");
   const faults = events.filter((event) => event.type === "fault");
   const writes = events.flatMap((event) => (event.type === "write" ? [event] : []));
@@ -86,8 +100,8 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
       await sleep(settings.gapMs);
     }
     await Promise.all(workers.map((worker) => worker.stop()));
-    const violations = checkHistory(log.events, { livenessBoundMs: settings.livenessBoundMs });
-    return { ...summarise(fixture, fault, run, startedAt, log.events), violations };
+    const found = checkHistory(log.events, { livenessBoundMs: settings.livenessBoundMs });
+    return { ...summarise(fixture, fault, run, startedAt, log.events), ...separateFencedOverlaps(fixture, found) };
   } finally {
     await Promise.allSettled(workers.map((worker) => worker.stop()));
     await Promise.allSettled((proxied?.proxies ?? []).map((proxy) => proxy.close()));
