@@ -4,6 +4,7 @@ import { join } from "node:path";
 import {
   type EtcdCluster,
   type ManagedServer,
+  type RedisSentinelSet,
   type RedisServer,
   startEtcdCluster,
   startMariadb,
@@ -11,11 +12,12 @@ import {
   startRedis,
   startRedisCluster,
   startRedisGroup,
+  startRedisSentinelSet,
 } from "@distlock/test-servers";
 import type { FaultName } from "./fault-name.js";
 
 /** Backends of the matrix. */
-export const BACKEND_NAMES = ["sqlite", "postgres", "mysql", "redis", "redis-cluster", "redlock", "etcd"] as const;
+export const BACKEND_NAMES = ["sqlite", "postgres", "mysql", "redis", "redis-cluster", "redis-sentinel", "redis-sentinel-wait1", "redlock", "etcd"] as const;
 
 export type BackendName = (typeof BACKEND_NAMES)[number];
 
@@ -31,6 +33,8 @@ export interface BackendFixture extends AsyncDisposable {
   /** The independent masters of Redlock. */
   readonly nodes?: readonly RedisServer[];
   readonly etcd?: EtcdCluster;
+  /** The master, replica and Sentinels behind a `redis+sentinel://` URL, and the replica acknowledgements workers wait for. */
+  readonly sentinel?: { readonly servers: RedisSentinelSet; readonly waitForReplicas: number };
   /**
    * The backend does not rule out overlapping holds under its faults (asynchronous replication can lose a lease in a
    * failover) and leaves them to fencing: an overlap then counts apart, as long as fencing held in the row.
@@ -55,9 +59,40 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   redis: SERVER_FAULTS,
   // The cluster client connects to the addresses the nodes announce, not to a proxy in front of the seeds: no network-cut.
   "redis-cluster": [...PROCESS_FAULTS, "server-restart"],
+  // Through Sentinel the driver is the single-server one (its rows are above); what Sentinel adds is the failover.
+  "redis-sentinel": ["master-failover"],
+  "redis-sentinel-wait1": ["master-failover"],
   redlock: [...PROCESS_FAULTS, "minority-loss", "majority-loss", "network-cut"],
   etcd: [...PROCESS_FAULTS, "leader-loss", "network-cut"],
 });
+
+/**
+ * Sentinel tuned to fail over in about two seconds: a master unreachable for 1 s is down. Below that the Sentinels
+ * sometimes took a just-promoted master for down too (before their first ping of it came back) and failed back at
+ * once. The failover timeout stays above the time a fault re-routes the replica through a proxy, or Sentinel would
+ * point it back at the master ("+fix-slave-config"); a failed election is retried after twice that.
+ */
+const SENTINEL_OPTIONS = { sentinels: 3, downAfterMs: 1_000, failoverTimeoutMs: 5_000 } as const;
+
+/**
+ * A master, a replica and three Sentinels. The TTL outlasts a failover, so a lease the failover lost is still valid
+ * for its holder when the promoted replica grants the key again. Without `waitForReplicas` that can let two holders
+ * overlap: the row then counts on fencing.
+ */
+async function startSentinelBackend(backend: "redis-sentinel" | "redis-sentinel-wait1", waitForReplicas: number): Promise<BackendFixture> {
+  const servers = await startRedisSentinelSet(SENTINEL_OPTIONS);
+  const params = waitForReplicas === 0 ? "" : `&waitForReplicas=${waitForReplicas}&waitForReplicasTimeoutMs=250`;
+  return fixture({
+    backend,
+    url: `${servers.url}?commandTimeoutMs=500&connectTimeoutMs=500${params}`,
+    ttlMs: 3_000,
+    faults: BACKEND_FAULTS[backend],
+    sentinel: { servers, waitForReplicas },
+    fencedOverlaps: waitForReplicas === 0,
+    restartDownMs: 0,
+    close: () => servers.close(),
+  });
+}
 
 function fixture(init: Omit<BackendFixture, typeof Symbol.asyncDispose>): BackendFixture {
   return { ...init, [Symbol.asyncDispose]: () => init.close() };
@@ -105,6 +140,10 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         close: () => cluster.close(),
       });
     }
+    case "redis-sentinel":
+      return startSentinelBackend(backend, 0);
+    case "redis-sentinel-wait1":
+      return startSentinelBackend(backend, 1);
     case "redlock": {
       const group = await startRedisGroup(5);
       return fixture({

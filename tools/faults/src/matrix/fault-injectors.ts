@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { EVERYONE, type HistoryEvent } from "../history/history-event.js";
+import { DEFAULT_REDIS_LOCK_OPTIONS, RedisKeyLayout } from "@distlock/redis";
+import { type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
+import { EVERYONE, type HistoryEvent, wallNow } from "../history/history-event.js";
 import { markFault, nextHolder, type RowRun } from "../runner/row-run.js";
 import type { FaultName } from "./fault-name.js";
 
@@ -92,6 +94,76 @@ const leaderLoss: FaultInjector = async (run) => {
   markFault(run, "leader-loss", "fault-end", scope);
 };
 
+const REDIS_KEYS = new RedisKeyLayout(DEFAULT_REDIS_LOCK_OPTIONS.prefix);
+
+type Of<T extends HistoryEvent["type"]> = Extract<HistoryEvent, { type: T }>;
+
+/** The first event from index `from` of the history on that matches, waiting up to `timeoutMs` for one. */
+async function seen(run: RowRun, from: number, match: (event: HistoryEvent) => boolean, timeoutMs: number): Promise<HistoryEvent | undefined> {
+  return run.log.events.slice(from).find(match) ?? (await run.log.next(match, timeoutMs));
+}
+
+/**
+ * Cuts the replica off (its link to the master re-routed through `link`, then black-holed) until the leases it has
+ * ran out and it shows the key free; returns the first lease only the master then granted or renewed, or the first
+ * acquisition it refused because no replica acknowledged it.
+ */
+async function lagReplica(run: RowRun, servers: RedisSentinelSet, replica: RedisServer, link: TcpProxy) {
+  await servers.replicate(replica, link.port);
+  link.blackhole();
+  await servers.keyGone(replica, REDIS_KEYS.lockKey(run.key), run.fixture.ttlMs + 10_000);
+  const freeAt = wallNow();
+  // A lease is dated from its request: one whose deadline is more than a TTL after `freeAt` exists on the master only.
+  const masterOnly = (event: HistoryEvent): event is Of<"acquired" | "valid" | "acquire-failed"> =>
+    ((event.type === "acquired" || event.type === "valid") && event.validUntil - run.fixture.ttlMs > freeAt) || event.type === "acquire-failed";
+  return required(await run.log.next(masterOnly, 10_000), "no lease was taken or refused on the master while the replica lagged");
+}
+
+/** SIGKILLs the master; once every Sentinel names the replica, starts the old master again as the new one's replica. */
+async function failOver(servers: RedisSentinelSet, master: RedisServer, replica: RedisServer): Promise<void> {
+  await master.kill();
+  await servers.promoted(replica);
+  await master.start();
+  await servers.replicate(master, replica.port);
+  await servers.replicaInSync(replica);
+}
+
+/**
+ * The failure Redis replication allows: the replica falls behind until it shows the key free, the master alone grants
+ * or renews a lease (or refuses one no replica acknowledged), and its holder keeps working under it (its critical
+ * section held open, its watchdog running) while the master is SIGKILLed and the Sentinels promote the replica. The
+ * holder goes on once another holder wrote or it learnt that it lost the lock.
+ */
+const masterFailover: FaultInjector = async (run) => {
+  const { servers, waitForReplicas } = required(run.fixture.sentinel, `${run.fixture.backend} has no Sentinels`);
+  const { master, replica } = await servers.roles();
+  await servers.readyToFailOver(replica);
+  await using link = await startTcpProxy(master.port);
+  // Workers that wait for a replica's acknowledgement can get no lock while it lags: for them that is an outage.
+  const lag = { outage: waitForReplicas > 0, scope: EVERYONE };
+  markFault(run, "replica-lag", "fault", lag);
+  const lease = await lagReplica(run, servers, replica, link);
+  const holder = lease.type === "acquire-failed" ? undefined : { worker: run.workers.find((w) => w.name === lease.worker), hold: lease.hold };
+  const from = run.log.events.length;
+  holder?.worker?.holdOn(holder.hold);
+  const scope = { outage: true, scope: EVERYONE };
+  markFault(run, "master-failover", "fault", scope);
+  markFault(run, "replica-lag", "fault-end", lag);
+  try {
+    // The replica stays cut off (its reconnects are refused), and no proxy socket outlives the master's death.
+    await link.close();
+    await failOver(servers, master, replica);
+    markFault(run, "master-failover", "fault-end", scope);
+    if (holder === undefined) return;
+    const overtakenOrTold = (event: HistoryEvent) =>
+      (event.type === "write" && event.accepted && event.hold !== holder.hold) ||
+      ((event.type === "lost" || event.type === "cs-end") && event.hold === holder.hold);
+    await seen(run, from, overtakenOrTold, 10_000);
+  } finally {
+    holder?.worker?.goOn();
+  }
+};
+
 export const FAULT_INJECTORS: Readonly<Record<FaultName, FaultInjector>> = Object.freeze({
   "holder-sigkill": holderSigkill,
   "holder-sigstop": holderSigstop,
@@ -100,4 +172,5 @@ export const FAULT_INJECTORS: Readonly<Record<FaultName, FaultInjector>> = Objec
   "minority-loss": redlockLoss("minority-loss", 2, false),
   "majority-loss": redlockLoss("majority-loss", 3, true),
   "leader-loss": leaderLoss,
+  "master-failover": masterFailover,
 });

@@ -12,6 +12,8 @@ export interface RowRun {
   readonly fixture: BackendFixture;
   readonly settings: RowSettings;
   readonly log: HistoryLog;
+  /** The key the workers contend for. */
+  readonly key: string;
   /** Every worker started so far, killed ones included. */
   readonly workers: readonly WorkerProcess[];
   /** The worker that talks to the backend through `proxies` (network-cut rows only). */

@@ -40,7 +40,8 @@ function summarise(
   events: readonly HistoryEvent[],
 ): Omit<RowResult, "violations" | "fencedOverlaps"> {
   const acquired = events.filter((event) => event.type === "acquired");
-  const faults = events.filter((event) => event.type === "fault");
+  // Only the row's own fault: an injector may also mark the conditions it set up (a lagging replica).
+  const faults = events.filter((event) => event.type === "fault" && event.fault === fault);
   const writes = events.flatMap((event) => (event.type === "write" ? [event] : []));
   const recoveries = faults.map((f) => (acquired.find((event) => event.at > f.at)?.at ?? Number.NaN) - f.at);
   return {
@@ -88,6 +89,7 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
       fixture,
       settings,
       log,
+      key,
       workers,
       spawnWorker: () => spawnWorker(),
       ...(first === undefined || proxied === undefined ? {} : { proxied: { worker: first, proxies: proxied.proxies } }),
