@@ -38,12 +38,33 @@ export type FaultEvent =
 /** `scope` of a fault that affects every worker. */
 export const EVERYONE = "*";
 
-/** Now, on the clock every history event uses. */
-export function wallNow(): number {
-  return performance.timeOrigin + performance.now();
+/**
+ * Where this process's `performance.now()` zero lies on CLOCK_MONOTONIC (ms), the one clock every process of the machine
+ * shares. `performance.timeOrigin` is not that: it is a wall-clock reading taken at start-up, and a worker descheduled
+ * there, or a slewed wall clock, puts its whole history milliseconds off the others'. Read between two hrtime samples;
+ * the closest pair of five wins.
+ */
+const ZERO_ON_MACHINE_CLOCK = (() => {
+  let spread = Number.POSITIVE_INFINITY;
+  let zero = 0;
+  for (let i = 0; i < 5; i++) {
+    const before = process.hrtime.bigint();
+    const now = performance.now();
+    const after = process.hrtime.bigint();
+    if (Number(after - before) < spread) {
+      spread = Number(after - before);
+      zero = (Number(before) + Number(after)) / 2e6 - now;
+    }
+  }
+  return zero;
+})();
+
+/** Now, on the clock every history event uses (CLOCK_MONOTONIC in ms, the same in every process of the machine). */
+export function machineNow(): number {
+  return ZERO_ON_MACHINE_CLOCK + performance.now();
 }
 
 /** A `performance.now()` deadline of this process on the history's clock. */
-export function toWall(monotonic: number): number {
-  return performance.timeOrigin + monotonic;
+export function toMachineTime(monotonic: number): number {
+  return ZERO_ON_MACHINE_CLOCK + monotonic;
 }

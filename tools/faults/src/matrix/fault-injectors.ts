@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_REDIS_LOCK_OPTIONS, RedisKeyLayout } from "@distlock/redis";
 import { type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
-import { EVERYONE, type HistoryEvent, wallNow } from "../history/history-event.js";
+import { EVERYONE, type HistoryEvent, machineNow } from "../history/history-event.js";
 import { markFault, nextHolder, type RowRun } from "../runner/row-run.js";
 import type { FaultName } from "./fault-name.js";
 
@@ -112,7 +112,7 @@ async function lagReplica(run: RowRun, servers: RedisSentinelSet, replica: Redis
   await servers.replicate(replica, link.port);
   link.blackhole();
   await servers.keyGone(replica, REDIS_KEYS.lockKey(run.key), run.fixture.ttlMs + 10_000);
-  const freeAt = wallNow();
+  const freeAt = machineNow();
   // A lease is dated from its request: one whose deadline is more than a TTL after `freeAt` exists on the master only.
   const masterOnly = (event: HistoryEvent): event is Of<"acquired" | "valid" | "acquire-failed"> =>
     ((event.type === "acquired" || event.type === "valid") && event.validUntil - run.fixture.ttlMs > freeAt) || event.type === "acquire-failed";

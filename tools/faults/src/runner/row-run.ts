@@ -1,5 +1,5 @@
 import type { TcpProxy } from "@distlock/test-servers";
-import { type HistoryEvent, wallNow } from "../history/history-event.js";
+import { type HistoryEvent, machineNow } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import type { HistoryLog } from "./history-log.js";
 import type { RowSettings } from "./row-settings.js";
@@ -24,7 +24,7 @@ export interface RowRun {
 
 /** Records a fault (or its end) in the history. */
 export function markFault(run: RowRun, fault: string, phase: "fault" | "fault-end", options: { outage: boolean; scope: string }): number {
-  const at = wallNow();
+  const at = machineNow();
   run.log.add({ type: phase, at, fault, ...options });
   return at;
 }

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { checkHistory } from "../checker/check-history.js";
 import type { Violation } from "../checker/violation.js";
-import { type HistoryEvent, wallNow } from "../history/history-event.js";
+import { type HistoryEvent, machineNow } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import { FAULT_INJECTORS } from "../matrix/fault-injectors.js";
 import type { FaultName } from "../matrix/fault-name.js";
@@ -54,14 +54,14 @@ function summarise(
     writesRejected: writes.filter((w) => !w.accepted).length,
     staleWrites: writes.filter((w) => w.at > w.validUntil).length,
     recoveryMs: recoveries.length === 0 || recoveries.some(Number.isNaN) ? null : Math.max(...recoveries),
-    durationMs: wallNow() - startedAt,
+    durationMs: machineNow() - startedAt,
     workerFailures: run.workers.flatMap((w) => (w.failure === undefined ? [] : [`${w.name}: ${w.failure}`])),
   };
 }
 
 /** Runs one row: workers contend for a fresh key while `fault` is injected; the history is then checked. */
 export async function runRow(fixture: BackendFixture, fault: FaultName, settings: RowSettings, fencePort: number): Promise<RowResult> {
-  const startedAt = wallNow();
+  const startedAt = machineNow();
   const log = new HistoryLog();
   const key = `faults-${fault}-${randomUUID()}`;
   const workers: WorkerProcess[] = [];

@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { wallNow } from "../history/history-event.js";
+import { machineNow } from "../history/history-event.js";
 import type { ParentMessage, WorkerMessage, WorkerTask } from "../worker/worker-protocol.js";
 import type { HistoryLog } from "./history-log.js";
 
@@ -35,7 +35,7 @@ export class WorkerProcess {
       if (this.#killed || this.#stopping) return;
       // A crash we did not inject: the worker is gone, and the row reports why.
       this.#failure ??= `exited unexpectedly (code ${code}, signal ${signal})`;
-      log.add({ type: "killed", worker: this.name, at: wallNow() });
+      log.add({ type: "killed", worker: this.name, at: machineNow() });
     });
     this.#ready = new Promise((resolve, reject) => {
       this.#child.on("message", (message: WorkerMessage) => {
@@ -75,7 +75,7 @@ export class WorkerProcess {
     if (this.#paused) this.resume();
     this.#killed = true;
     this.#child.kill("SIGKILL");
-    this.#log.add({ type: "killed", worker: this.name, at: wallNow() });
+    this.#log.add({ type: "killed", worker: this.name, at: machineNow() });
   }
 
   /** A stop-the-world pause (SIGSTOP). */

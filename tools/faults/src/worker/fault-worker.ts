@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLockProvider, type Lock, LockError, type LockProvider } from "@distlock/core";
 import { RedisFence } from "../fence/redis-fence.js";
-import { type HistoryEvent, toWall, wallNow } from "../history/history-event.js";
+import { type HistoryEvent, toMachineTime, machineNow } from "../history/history-event.js";
 import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
 
 // A fault worker: acquires one key in a loop until told to stop; each critical section writes to the
@@ -42,32 +42,32 @@ const codeOf = (error: unknown): string => (LockError.is(error) ? error.code : e
 
 async function write(task: WorkerTask, fence: RedisFence, lock: Lock, hold: string): Promise<void> {
   const token = String(lock.fencingToken);
-  const at = wallNow();
+  const at = machineNow();
   const signalAborted = lock.signal.aborted;
-  const validUntil = toWall(lock.validUntil);
+  const validUntil = toMachineTime(lock.validUntil);
   const outcome = await fence.write(token);
   record({ type: "write", worker: task.worker, at, hold, token, signalAborted, validUntil, ...outcome });
 }
 
 async function criticalSection(task: WorkerTask, fence: RedisFence, lock: Lock, hold: string): Promise<void> {
-  const onLost = () => record({ type: "lost", worker: task.worker, at: wallNow(), hold, code: codeOf(lock.signal.reason) });
+  const onLost = () => record({ type: "lost", worker: task.worker, at: machineNow(), hold, code: codeOf(lock.signal.reason) });
   if (lock.signal.aborted) onLost();
   else lock.signal.addEventListener("abort", onLost, { once: true });
   let validUntil = lock.validUntil;
   const watch = setInterval(() => {
     if (lock.validUntil === validUntil) return;
     validUntil = lock.validUntil;
-    record({ type: "valid", worker: task.worker, at: wallNow(), hold, validUntil: toWall(validUntil) });
+    record({ type: "valid", worker: task.worker, at: machineNow(), hold, validUntil: toMachineTime(validUntil) });
   }, task.ttlMs / 10);
   try {
     runningHold = hold;
-    record({ type: "cs-start", worker: task.worker, at: wallNow(), hold });
+    record({ type: "cs-start", worker: task.worker, at: machineNow(), hold });
     await write(task, fence, lock, hold);
     const [min, max] = task.holdMs;
     await sleep(min + Math.random() * (max - min));
     await heldOn?.until;
     await write(task, fence, lock, hold);
-    record({ type: "cs-end", worker: task.worker, at: wallNow(), hold, validUntil: toWall(lock.validUntil) });
+    record({ type: "cs-end", worker: task.worker, at: machineNow(), hold, validUntil: toMachineTime(lock.validUntil) });
   } finally {
     // A "hold-on" that came after the wait point must not stretch the next critical section.
     runningHold = undefined;
@@ -84,10 +84,10 @@ async function release(task: WorkerTask, lock: Lock, hold: string): Promise<void
   for (;;) {
     try {
       await lock.release();
-      record({ type: "released", worker: task.worker, at: wallNow(), hold });
+      record({ type: "released", worker: task.worker, at: machineNow(), hold });
       return;
     } catch (error) {
-      record({ type: "release-failed", worker: task.worker, at: wallNow(), hold, code: codeOf(error) });
+      record({ type: "release-failed", worker: task.worker, at: machineNow(), hold, code: codeOf(error) });
       if (lock.signal.aborted || lock.remainingMs() === 0) return;
       await sleep(RELEASE_RETRY_MS);
     }
@@ -96,18 +96,18 @@ async function release(task: WorkerTask, lock: Lock, hold: string): Promise<void
 
 async function loop(task: WorkerTask, provider: LockProvider, fence: RedisFence): Promise<void> {
   for (let n = 0; !stopping.signal.aborted; n++) {
-    record({ type: "acquire-start", worker: task.worker, at: wallNow() });
+    record({ type: "acquire-start", worker: task.worker, at: machineNow() });
     let lock: Lock;
     try {
       lock = await provider.acquire(task.key, { ttlMs: task.ttlMs, waitMs: task.waitMs, signal: stopping.signal });
     } catch (error) {
       if (stopping.signal.aborted) break;
-      record({ type: "acquire-failed", worker: task.worker, at: wallNow(), code: codeOf(error) });
+      record({ type: "acquire-failed", worker: task.worker, at: machineNow(), code: codeOf(error) });
       await sleep(task.thinkMs);
       continue;
     }
     const hold = `${task.worker}#${n}`;
-    record({ type: "acquired", worker: task.worker, at: wallNow(), hold, token: String(lock.fencingToken), validUntil: toWall(lock.validUntil) });
+    record({ type: "acquired", worker: task.worker, at: machineNow(), hold, token: String(lock.fencingToken), validUntil: toMachineTime(lock.validUntil) });
     await criticalSection(task, fence, lock, hold);
     await release(task, lock, hold);
     await sleep(task.thinkMs);
@@ -119,7 +119,7 @@ async function run(task: WorkerTask): Promise<void> {
   const fence = new RedisFence(task.fencePort, task.key);
   try {
     await loop(task, provider, fence);
-    record({ type: "worker-stopped", worker: task.worker, at: wallNow() });
+    record({ type: "worker-stopped", worker: task.worker, at: machineNow() });
   } finally {
     await Promise.allSettled([provider.close(), fence.close()]);
   }
