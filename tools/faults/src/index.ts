@@ -2,7 +2,7 @@ export { checkHistory } from "./checker/check-history.js";
 export { type CheckOptions, DEFAULT_CHECK_OPTIONS } from "./checker/check-options.js";
 export type { Violation, ViolationKind } from "./checker/violation.js";
 export { type FenceWrite, RedisFence } from "./fence/redis-fence.js";
-export { EVERYONE, type FaultEvent, type HistoryEvent, toMachineTime, machineNow } from "./history/history-event.js";
+export { EVERYONE, type FaultEvent, type HistoryEvent, machineNow, toMachineTime } from "./history/history-event.js";
 export { BACKEND_FAULTS, BACKEND_NAMES, type BackendFixture, type BackendName, startBackend } from "./matrix/backend-fixture.js";
 export { FAULT_INJECTORS, type FaultInjector } from "./matrix/fault-injectors.js";
 export { FAULT_NAMES, type FaultName } from "./matrix/fault-name.js";

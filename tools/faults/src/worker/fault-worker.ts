@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLockProvider, type Lock, LockError, type LockProvider } from "@distlock/core";
 import { RedisFence } from "../fence/redis-fence.js";
-import { type HistoryEvent, toMachineTime, machineNow } from "../history/history-event.js";
+import { type HistoryEvent, machineNow, toMachineTime } from "../history/history-event.js";
 import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
 
 // A fault worker: acquires one key in a loop until told to stop; each critical section writes to the
