@@ -6,9 +6,12 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[rank] as number;
 }
 
-/** Milliseconds on a clock comparable across processes of one machine (sub-ms resolution). */
+/**
+ * Milliseconds on CLOCK_MONOTONIC, the clock every process of one machine shares (sub-ms resolution).
+ * Not `performance.timeOrigin + now`: timeOrigin is a start-up wall-clock reading, off by several ms under load.
+ */
 export function sharedClockMs(): number {
-  return performance.timeOrigin + performance.now();
+  return Number(process.hrtime.bigint()) / 1e6;
 }
 
 /** Resolves once the shared clock reaches `at` (at once if it already has). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sharedClockMs } from "./stats.js";
 import { runInProcesses } from "./worker-processes.js";
 
 const WORKER = new URL("../../test/barrier-worker.mjs", import.meta.url);
@@ -11,14 +12,15 @@ interface Reply {
 
 describe("runInProcesses", () => {
   it("starts every worker only once the slowest one is ready, with the same start for all", async () => {
-    const readyAfterMs = [0, 400, 800];
+    // Far apart, so that start-up times that differ by hundreds of ms on a loaded machine cannot close the gap.
+    const readyAfterMs = [0, 400, 2_000];
     let startedAt = 0;
     const replies = await runInProcesses<{ readyAfterMs: number }, { at: number }, Reply>({
       script: WORKER,
       count: readyAfterMs.length,
       input: (index) => ({ readyAfterMs: readyAfterMs[index] as number }),
       start: () => {
-        startedAt = performance.timeOrigin + performance.now();
+        startedAt = sharedClockMs();
         return { at: startedAt };
       },
       readyTimeoutMs: 60_000,
@@ -28,7 +30,7 @@ describe("runInProcesses", () => {
     expect(replies.map((reply) => reply.start.at)).toEqual([startedAt, startedAt, startedAt]);
     expect(startedAt).toBeGreaterThanOrEqual(lastReady);
     for (const reply of replies) expect(reply.startedAt).toBeGreaterThanOrEqual(lastReady);
-    expect(lastReady - Math.min(...replies.map((reply) => reply.readyAt))).toBeGreaterThanOrEqual(700);
+    expect(lastReady - Math.min(...replies.map((reply) => reply.readyAt))).toBeGreaterThanOrEqual(1_500);
   });
 
   it("fails, and stops the others, when a worker exits without replying", async () => {
