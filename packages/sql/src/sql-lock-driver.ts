@@ -18,15 +18,9 @@ import type { ResolvedSqlOptions } from "./options/resolve-sql-options.js";
 import { PgReleaseListener } from "./postgres/pg-release-listener.js";
 import { releaseChannel, waiterTag } from "./postgres/postgres-lock-functions.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
+import { dialectStatements } from "./statements/dialect-statements.js";
 import type { LockStatements } from "./statements/lock-statements.js";
-import { MYSQL_FLAVOR } from "./statements/mysql-flavor.js";
-import { MysqlLockStatements } from "./statements/mysql-lock-statements.js";
-import { POSTGRES_FLAVOR } from "./statements/postgres-flavor.js";
-import { PostgresLockStatements } from "./statements/postgres-lock-statements.js";
-import { ReturningLockStatements } from "./statements/returning-lock-statements.js";
-import { SQLITE_FLAVOR } from "./statements/sqlite-flavor.js";
-import { WaiterQueue } from "./statements/waiter-queue.js";
-import { type LineOperations, WAITER_CLAIM_MS, waitInLine } from "./waiting/wait-in-line.js";
+import { type LineOperations, waitInLine } from "./waiting/wait-in-line.js";
 
 /** Shortest lease accepted: a few statement round trips plus a renewal must fit well inside it. */
 const MIN_TTL_MS = 100;
@@ -49,7 +43,7 @@ export class SqlLockDriver implements LockDriver {
     this.backend = options.source.dialect;
     this.#connection = connection;
     this.#options = options;
-    this.#statements = statementsFor(this.backend, options.table);
+    this.#statements = dialectStatements(this.backend, options.table);
     if (connection.openListenClient !== undefined) {
       this.#listener = new PgReleaseListener(connection.openListenClient, releaseChannel(options.table));
     }
@@ -137,13 +131,6 @@ export class SqlLockDriver implements LockDriver {
     const { source } = this.#options;
     return source.kind === "url" ? source.url.redacted : `the ${source.dialect} ${source.kind} given`;
   }
-}
-
-/** The dialect's statements, each with the table's line of waiters. */
-function statementsFor(dialect: SqlDialectName, table: string): LockStatements {
-  if (dialect === "mysql") return new MysqlLockStatements(table, new WaiterQueue(table, MYSQL_FLAVOR, WAITER_CLAIM_MS));
-  if (dialect === "postgres") return new PostgresLockStatements(table, new WaiterQueue(table, POSTGRES_FLAVOR, WAITER_CLAIM_MS));
-  return new ReturningLockStatements(table, SQLITE_FLAVOR, new WaiterQueue(table, SQLITE_FLAVOR, WAITER_CLAIM_MS));
 }
 
 function describe(error: unknown): string {

@@ -106,7 +106,12 @@ describe("the SQLite lock table", () => {
     const file = new BetterSqlite3(join(dir, "upgrade.sqlite"), { readonly: true });
     const applied = file.prepare("select name from distlock_locks_migration order by name").all() as { name: string }[];
     file.close();
-    expect(applied.map((m) => m.name)).toEqual(["0001_create_lock_table", "0002_create_waiter_table", LATEST_LOCK_TABLE_MIGRATION]);
+    expect(applied.map((m) => m.name)).toEqual([
+      "0001_create_lock_table",
+      "0002_create_waiter_table",
+      "0003_create_postgres_functions",
+      LATEST_LOCK_TABLE_MIGRATION,
+    ]);
   });
 
   it("works on a better-sqlite3 database the caller owns and leaves it open after close", async () => {

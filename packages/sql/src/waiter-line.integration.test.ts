@@ -11,7 +11,10 @@ import { createConnection } from "mysql2/promise";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { rejectionOf } from "../test/settle.js";
+import { openSqlConnection } from "./connect/open-sql-connection.js";
+import { resolveSqlOptions } from "./options/resolve-sql-options.js";
 import { SqlLockProvider } from "./sql-lock-provider.js";
+import { dialectStatements } from "./statements/dialect-statements.js";
 import { WAITER_CLAIM_MS } from "./waiting/wait-in-line.js";
 
 const WORKER = fileURLToPath(new URL("../test/waiting-worker.mjs", import.meta.url));
@@ -114,6 +117,42 @@ for (const [name, target] of Object.entries(TARGETS)) {
       }
     });
 
+    it("places taken one after another keep that order, even within one millisecond", async () => {
+      const key = `order-${randomUUID()}`;
+      const holder = await provider().acquire(key, { ttlMs: 30_000 });
+      const line = openLine(target.url);
+      try {
+        // Secrets sorting against the order of joining: a tie broken by secret would reverse them.
+        const secrets = Array.from({ length: 30 }, (_, i) => `waiter-${99 - i}`);
+        for (const ownerSecret of secrets) {
+          expect((await line.join(key, ownerSecret)).acquired).toBe(false);
+        }
+        const ahead: number[] = [];
+        for (const ownerSecret of secrets) ahead.push(await line.ahead(key, ownerSecret));
+        expect(ahead).toEqual(secrets.map((_, i) => i));
+      } finally {
+        await line.close();
+        await holder.release();
+      }
+    });
+
+    it("waiters joining one line at the same instant all get a place", async () => {
+      const key = `together-${randomUUID()}`;
+      const holder = await provider().acquire(key, { ttlMs: 30_000 });
+      const line = openLine(target.url);
+      try {
+        const secrets = Array.from({ length: 20 }, (_, i) => `together-${i}`);
+        for (let poll = 0; poll < 3; poll++) {
+          const results = await Promise.all(secrets.map((ownerSecret) => line.join(key, ownerSecret)));
+          expect(results.filter((result) => result.acquired)).toEqual([]);
+        }
+        expect(await target.places(key)).toBe(secrets.length);
+      } finally {
+        await line.close();
+        await holder.release();
+      }
+    });
+
     it("a newcomer's tryAcquire yields a free key to a live waiter", async () => {
       const key = `yield-${randomUUID()}`;
       const holder = await provider().acquire(key, { ttlMs: 5_000 });
@@ -162,6 +201,18 @@ for (const [name, target] of Object.entries(TARGETS)) {
       expect(await provider().tryAcquire(key)).not.toBeNull();
     });
   });
+}
+
+/** The line of waiters on the provider's default table, driven statement by statement over a connection of its own. */
+function openLine(url: string) {
+  const options = resolveSqlOptions({ url });
+  const connection = openSqlConnection(options);
+  const statements = dialectStatements(options.source.dialect, options.table);
+  return {
+    join: (key: string, ownerSecret: string) => statements.attemptInLine(connection.db, { key, ownerSecret, holder: "line", ttlMs: 5_000 }),
+    ahead: (key: string, ownerSecret: string) => statements.queue.ahead(connection.db, key, ownerSecret),
+    close: () => connection.close(),
+  };
 }
 
 /** Resolves once the server shows `count` places in the line for `key` (each look is a fresh connection, so 20 ms apart). */

@@ -24,9 +24,10 @@ const COLUMN_TYPES: Readonly<Record<SqlDialectName, ColumnTypes>> = Object.freez
 
 const CREATE_LOCK_TABLE = "0001_create_lock_table";
 const CREATE_WAITER_TABLE = "0002_create_waiter_table";
+const CREATE_POSTGRES_FUNCTIONS = "0003_create_postgres_functions";
 
 /** Name of the newest migration; a table that recorded it needs no migration run. */
-export const LATEST_LOCK_TABLE_MIGRATION = "0003_create_postgres_functions";
+export const LATEST_LOCK_TABLE_MIGRATION = "0004_sequential_waiter_tickets";
 
 /** The lock table's migrations, in order; each table keeps its own migration history. */
 export class LockTableMigrationProvider implements MigrationProvider {
@@ -45,8 +46,14 @@ export class LockTableMigrationProvider implements MigrationProvider {
       [CREATE_LOCK_TABLE]: { up: (db) => this.#createLockTable(db) },
       [CREATE_WAITER_TABLE]: { up: (db) => this.#createWaiterTable(db) },
       // PostgreSQL only; recorded on every dialect so all tables share one history.
-      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => (this.#dialect === "postgres" ? createPostgresLockFunctions(db, this.#table) : Promise.resolve()) },
+      [CREATE_POSTGRES_FUNCTIONS]: { up: (db) => this.#createPostgresFunctions(db) },
+      // Replaces the functions of tables made before waiter tickets counted up instead of reading the clock.
+      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#createPostgresFunctions(db) },
     };
+  }
+
+  #createPostgresFunctions(db: AnyKysely): Promise<void> {
+    return this.#dialect === "postgres" ? createPostgresLockFunctions(db, this.#table) : Promise.resolve();
   }
 
   async #createLockTable(db: AnyKysely): Promise<void> {

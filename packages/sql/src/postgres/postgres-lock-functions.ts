@@ -46,9 +46,10 @@ returns table (hold_count integer, fencing_token text, ttl_ms bigint) language p
 declare
   now_ms bigint := ${now};
 begin
-  -- A waiter (p_claim_ms > 0) first joins the line or keeps its place live for another claim window.
+  -- A waiter (p_claim_ms > 0) first joins the line behind everyone in it, or keeps its place live for another claim window.
   if p_claim_ms > 0 then
-    insert into ${waiters} as w (lock_key, waiter_secret, ticket, expires_at) values (p_key, p_secret, now_ms, now_ms + p_claim_ms)
+    insert into ${waiters} as w (lock_key, waiter_secret, ticket, expires_at)
+      select p_key, p_secret, coalesce(max(n.ticket), 0) + 1, now_ms + p_claim_ms from ${waiters} n where n.lock_key = p_key
     on conflict (lock_key, waiter_secret) do update set expires_at = now_ms + p_claim_ms;
   end if;
   -- Takes a free or expired row (counter + 1) unless a live waiter is before the caller in line; re-enters an own one.

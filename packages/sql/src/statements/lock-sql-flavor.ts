@@ -10,6 +10,11 @@ export interface LockSqlFlavor {
   asText(expr: RawBuilder<unknown>): RawBuilder<string>;
   /** First statement of a purge transaction: keeps acquisitions from reading the fencing floor until it commits. */
   lockFloor(table: RawBuilder<unknown>): RawBuilder<unknown>;
+  /**
+   * Whether `INSERT … SELECT` (or a subquery in `VALUES`) takes shared locks on the rows it reads, as InnoDB does
+   * under REPEATABLE READ: two waiters joining one line in the same instant would then deadlock on each other.
+   */
+  readonly lockingInsertReads: boolean;
   /** The tail of an `INSERT` that runs `set` instead when a row with the same `key` columns exists. */
   onConflict(key: RawBuilder<unknown>, set: RawBuilder<unknown>): RawBuilder<unknown>;
 }

@@ -7,5 +7,6 @@ export const MYSQL_FLAVOR: LockSqlFlavor = Object.freeze({
   greatest: (a: RawBuilder<unknown>, b: RawBuilder<unknown>) => sql<number>`greatest(${a}, ${b})`,
   asText: (expr: RawBuilder<unknown>) => sql<string>`cast(${expr} as char)`,
   lockFloor: (table: RawBuilder<unknown>) => sql`select fencing_token from ${table} where lock_key = '' for update`,
+  lockingInsertReads: true,
   onConflict: (_key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on duplicate key update ${set}`,
 });

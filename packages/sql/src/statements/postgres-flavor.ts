@@ -7,5 +7,6 @@ export const POSTGRES_FLAVOR: LockSqlFlavor = Object.freeze({
   greatest: (a: RawBuilder<unknown>, b: RawBuilder<unknown>) => sql<number>`greatest(${a}, ${b})`,
   asText: (expr: RawBuilder<unknown>) => sql<string>`(${expr})::text`,
   lockFloor: (table: RawBuilder<unknown>) => sql`lock table ${table} in share row exclusive mode`,
+  lockingInsertReads: false,
   onConflict: (key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on conflict (${key}) do update set ${set}`,
 });

@@ -7,5 +7,6 @@ export const SQLITE_FLAVOR: LockSqlFlavor = Object.freeze({
   greatest: (a: RawBuilder<unknown>, b: RawBuilder<unknown>) => sql<number>`max(${a}, ${b})`,
   asText: (expr: RawBuilder<unknown>) => sql<string>`cast(${expr} as text)`,
   lockFloor: (table: RawBuilder<unknown>) => sql`update ${table} set fencing_token = fencing_token where lock_key = ''`,
+  lockingInsertReads: false,
   onConflict: (key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on conflict (${key}) do update set ${set}`,
 });

@@ -8,8 +8,10 @@ export function waiterTableName(table: string): string {
 }
 
 /**
- * The server-side line of waiters for the polling dialects: one row per waiting owner and key, ordered by the
- * server time it joined (`ticket`, ties by secret). A place is live until `expires_at`, which every poll of its
+ * The server-side line of waiters for the polling dialects: one row per waiting owner and key, ordered by
+ * `ticket`, one more than the highest ticket in the key's line when the place was taken. A place taken after
+ * another was visible is always behind it, however close together (a clock in ms would tie them, and a clock
+ * can step back); only places taken in the same instant can tie, and those go by secret. A place is live until `expires_at`, which every poll of its
  * waiter pushes out by the claim window, so a waiter that crashed, hung or gave up stops counting after at most
  * that window. A free or expired key goes to the first live waiter; a caller without a live place yields to all.
  */
@@ -31,7 +33,8 @@ export class WaiterQueue {
   async keepPlace(db: AnyKysely, key: string, secret: string): Promise<void> {
     const now = this.#flavor.nowMs;
     const refresh = sql`expires_at = ${now} + ${this.#claim}`;
-    await sql`insert into ${this.#table} (lock_key, waiter_secret, ticket, expires_at) values (${key}, ${secret}, ${now}, ${now} + ${this.#claim})
+    const ticket = this.#flavor.lockingInsertReads ? await this.#readNextTicket(db, key) : this.#nextTicket(key);
+    await sql`insert into ${this.#table} (lock_key, waiter_secret, ticket, expires_at) values (${key}, ${secret}, ${ticket}, ${now} + ${this.#claim})
       ${this.#flavor.onConflict(sql`lock_key, waiter_secret`, refresh)}`.execute(db);
   }
 
@@ -60,6 +63,17 @@ export class WaiterQueue {
   async purgeExpired(db: AnyKysely): Promise<number> {
     const deleted = await sql`delete from ${this.#table} where expires_at < ${this.#flavor.nowMs}`.execute(db);
     return Number(deleted.numAffectedRows ?? 0n);
+  }
+
+  /** The ticket a place taken now gets, as a scalar subquery. */
+  #nextTicket(key: string): RawBuilder<number> {
+    return sql<number>`(select coalesce(max(n.ticket), 0) + 1 from ${this.#table} n where n.lock_key = ${key})`;
+  }
+
+  /** `#nextTicket` as a plain (non-locking) read of its own, for dialects whose inserts lock what they read. */
+  async #readNextTicket(db: AnyKysely, key: string): Promise<RawBuilder<string>> {
+    const { rows } = await sql<{ next: number | string }>`select ${this.#nextTicket(key)} as next`.execute(db);
+    return sql.val(String(rows[0]?.next ?? 1));
   }
 
   /** Row `o` is another live waiter for `key` and `secret` has no live place before it. */
