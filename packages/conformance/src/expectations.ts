@@ -18,6 +18,21 @@ export function aborted(signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
 }
 
+/** How late a timer may run after another due at the same time: both go in one pass of the event loop. */
+export const TIMER_ORDER_SLACK_MS = 15;
+
+/**
+ * How many ms `signal` aborted after a timer armed now for `deadline` (monotonic ms) fired; negative if it came
+ * first, Infinity if it never did within `timeoutMs`. On a loaded machine every timer runs late, so a deadline is
+ * only missed when the abort comes after a timer that was due at the same moment, not after the clock passes it.
+ */
+export async function abortLateness(signal: AbortSignal, deadline: number, timeoutMs: number): Promise<number> {
+  const abortedAt = Promise.race([aborted(signal).then(() => monotonicNow()), elapse(timeoutMs).then(() => Number.POSITIVE_INFINITY)]);
+  const dueAt = elapse(Math.max(0, deadline - monotonicNow())).then(() => monotonicNow());
+  const [abortTime, dueTime] = await Promise.all([abortedAt, dueAt]);
+  return abortTime - dueTime;
+}
+
 /** Resolves after `ms`; for waiting on time itself (leases), never as a stand-in for an event. */
 export function elapse(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,6 +8,7 @@ export { describeReentrancy } from "./areas/reentrancy.js";
 export { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 export { describeWaiting } from "./areas/waiting.js";
 export { describeLockProvider } from "./describe-lock-provider.js";
+export { aborted, abortLateness, TIMER_ORDER_SLACK_MS } from "./expectations.js";
 export type { ConformanceFaults, ConformanceOptions, ResolvedConformanceOptions } from "./suite-options.js";
 export { resolveConformanceOptions } from "./suite-options.js";
 export { Witness, type WitnessReport } from "./witness.js";

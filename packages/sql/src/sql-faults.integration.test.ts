@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { abortLateness, TIMER_ORDER_SLACK_MS } from "@distlock/conformance";
 import { LockError, LockErrorCode, monotonicNow } from "@distlock/core";
 import { type MariadbServer, type PostgresServer, startMariadb, startPostgres } from "@distlock/test-servers";
 import { createPool } from "mysql2";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { abortedWithin, eventually, rejectionOf } from "../test/settle.js";
+import { eventually, rejectionOf } from "../test/settle.js";
 import { SqlLockProvider } from "./sql-lock-provider.js";
 
 const SECRET = "not-the-password-9f3a";
@@ -144,11 +145,8 @@ describe.each(Object.keys(TARGETS))("%s faults", (name) => {
     const id = key();
     const lock = await locks.acquire(id, { ttlMs: 1_500 });
     await target.server.kill();
-    const deadline = lock.validUntil;
     try {
-      const abortedAt = await abortedWithin(lock.signal, 3_000);
-      expect(abortedAt).toBeDefined();
-      expect(abortedAt as number).toBeLessThanOrEqual(deadline + 50);
+      expect(await abortLateness(lock.signal, lock.validUntil, 3_000)).toBeLessThanOrEqual(TIMER_ORDER_SLACK_MS);
       expect(LockError.is(lock.signal.reason, LockErrorCode.LockLost)).toBe(true);
     } finally {
       await target.server.start();

@@ -8,22 +8,6 @@ export function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
-/** Resolves with the abort time when `signal` aborts, or with undefined after `timeoutMs`. */
-export function abortedWithin(signal: AbortSignal, timeoutMs: number): Promise<number | undefined> {
-  if (signal.aborted) return Promise.resolve(monotonicNow());
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), timeoutMs);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve(monotonicNow());
-      },
-      { once: true },
-    );
-  });
-}
-
 /** Checks `condition` every 50 ms until it holds or `timeoutMs` passes; for state that has no event (e.g. a renewal). */
 export async function eventually(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = monotonicNow() + timeoutMs;
