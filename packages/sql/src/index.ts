@@ -1,3 +1,5 @@
+export type { Mysql2Pool } from "./clients/mysql2-api.js";
+export type { PgPool } from "./clients/pg-api.js";
 export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
 export { LockTableMigrationProvider } from "./migrations/lock-table-migration-provider.js";
 export { migrateLockTable } from "./migrations/migrate-lock-table.js";

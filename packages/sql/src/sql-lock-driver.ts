@@ -89,6 +89,11 @@ export class SqlLockDriver implements LockDriver {
     return this.#run("purge", () => this.#statements.purgeIdle(this.#connection.db, idleMs));
   }
 
+  /** Resolves once the client library a `url` needs is loaded, contacting nothing; rejects with `InvalidConfigError` if it is not installed. */
+  ready(): Promise<void> {
+    return this.#connection.ready();
+  }
+
   /** Creates or upgrades the lock table now (otherwise done on first use when `migrate` is on). */
   migrate(): Promise<void> {
     return this.#run("migrate", async () => undefined, true);
@@ -110,6 +115,7 @@ export class SqlLockDriver implements LockDriver {
 
   async #run<T>(operation: string, statement: () => Promise<T>, forceMigration = false): Promise<T> {
     try {
+      await this.#connection.ready();
       if (this.#options.migrate || forceMigration) await this.#ensureMigrated();
       return await statement();
     } catch (error) {

@@ -8,7 +8,25 @@ import { SqlLockDriver } from "./sql-lock-driver.js";
 export class SqlLockProvider extends DriverLockProvider {
   readonly #driver: SqlLockDriver;
 
-  /** Validates `options` (throwing `InvalidConfigError` naming the field) without contacting the database. */
+  /**
+   * Like the constructor, and also waits for the client library a `url` needs (`pg`, `mysql2`, `better-sqlite3`),
+   * so a missing one rejects here with `InvalidConfigError` instead of at the first operation. Contacts nothing.
+   */
+  static async open(options: SqlLockProviderOptions, optionsField = "options"): Promise<SqlLockProvider> {
+    const provider = new SqlLockProvider(options, optionsField);
+    try {
+      await provider.#driver.ready();
+    } catch (error) {
+      await provider.close();
+      throw error;
+    }
+    return provider;
+  }
+
+  /**
+   * Validates `options` (throwing `InvalidConfigError` naming the field) without contacting the database. The client
+   * library a `url` needs starts loading here; if it is not installed, every operation rejects with `InvalidConfigError`.
+   */
   constructor(options: SqlLockProviderOptions, optionsField = "options") {
     const resolved = resolveSqlOptions(options, optionsField);
     const driver = new SqlLockDriver(openSqlConnection(resolved), resolved);

@@ -1,11 +1,8 @@
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from "kysely";
-import type { Pool, PoolConnection } from "mysql2";
+import type { Mysql2Pool, Mysql2PoolConnection } from "../clients/mysql2-api.js";
 
 /** mysql2's error code for a query that outlived its `timeout`. */
 const QUERY_TIMEOUT_CODE = "PROTOCOL_SEQUENCE_TIMEOUT";
-
-/** What this wrapper needs of a mysql2 pool. */
-type Mysql2Pool = Pick<Pool, "getConnection" | "end">;
 
 /**
  * A mysql2 pool as kysely sees it, with the two bounds mysql2 lacks: waiting for a free connection gives up
@@ -16,7 +13,7 @@ export class BoundedMysqlPool implements MysqlPool {
   readonly #pool: Mysql2Pool;
   readonly #acquireTimeoutMs: number;
   readonly #queryTimeoutMs: number;
-  readonly #wrapped = new WeakMap<PoolConnection, MysqlPoolConnection>();
+  readonly #wrapped = new WeakMap<Mysql2PoolConnection, MysqlPoolConnection>();
   readonly #ends: boolean;
 
   /** `ends`: whether `end()` (kysely's destroy) ends the underlying pool, i.e. whether the provider owns it. */
@@ -49,7 +46,7 @@ export class BoundedMysqlPool implements MysqlPool {
     else callback(undefined);
   }
 
-  #wrap(connection: PoolConnection): MysqlPoolConnection {
+  #wrap(connection: Mysql2PoolConnection): MysqlPoolConnection {
     let wrapped = this.#wrapped.get(connection);
     if (wrapped === undefined) {
       const timeout = this.#queryTimeoutMs;

@@ -1,6 +1,7 @@
 import type { LockUrl } from "@distlock/core";
 import { Kysely, MysqlDialect } from "kysely";
-import { createPool, type Pool } from "mysql2";
+import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
+import type { Mysql2Module, Mysql2Pool, Mysql2PoolOptions } from "../clients/mysql2-api.js";
 import type { ResolvedSqlOptions } from "../options/resolve-sql-options.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 import { BoundedMysqlPool } from "./bounded-mysql-pool.js";
@@ -8,10 +9,10 @@ import type { SqlConnection } from "./sql-connection.js";
 
 const DEFAULT_MYSQL_PORT = 3306;
 
-/** A pool of our own from a `mysql://`/`mariadb://` URL. */
-export function openMysqlUrl(url: LockUrl, options: ResolvedSqlOptions): SqlConnection {
+/** A pool of our own from a `mysql://`/`mariadb://` URL, created on first use once `mysql2` is loaded. */
+export function openMysqlUrl(url: LockUrl, options: ResolvedSqlOptions, request: ClientLibraryRequest): SqlConnection {
   const host = url.hosts[0];
-  const pool = createPool({
+  const poolOptions: Mysql2PoolOptions = {
     host: host?.host,
     port: host?.port ?? DEFAULT_MYSQL_PORT,
     user: url.username,
@@ -25,17 +26,20 @@ export function openMysqlUrl(url: LockUrl, options: ResolvedSqlOptions): SqlConn
     bigNumberStrings: true,
     charset: "utf8mb4",
     timezone: "Z",
-  });
-  return openMysql(pool, options, true);
+  };
+  const mysql2 = loadClientLibrary<Mysql2Module>("mysql2", request);
+  const createPool = async () => boundedPool((await mysql2).createPool(poolOptions), options, true);
+  const db: AnyKysely = new Kysely({ dialect: new MysqlDialect({ pool: createPool }) });
+  return { db, openListenClient: undefined, ready: () => mysql2.then(() => undefined), close: () => db.destroy() };
 }
 
-/** Statements through a mysql2 pool; `owned` pools are ended by `close()`. */
-export function openMysqlPool(pool: Pool, options: ResolvedSqlOptions): SqlConnection {
-  return openMysql(pool, options, false);
+/** Statements through the caller's mysql2 pool, which `close()` leaves open. */
+export function openMysqlPool(pool: Mysql2Pool, options: ResolvedSqlOptions): SqlConnection {
+  const db: AnyKysely = new Kysely({ dialect: new MysqlDialect({ pool: boundedPool(pool, options, false) }) });
+  return { db, openListenClient: undefined, ready: async () => undefined, close: () => db.destroy() };
 }
 
-function openMysql(pool: Pool, options: ResolvedSqlOptions, owned: boolean): SqlConnection {
-  const bounded = new BoundedMysqlPool(pool, { acquireTimeoutMs: options.connectTimeoutMs, queryTimeoutMs: options.queryTimeoutMs, ends: owned });
-  const db: AnyKysely = new Kysely({ dialect: new MysqlDialect({ pool: bounded }) });
-  return { db, openListenClient: undefined, close: () => db.destroy() };
+/** `owned` pools are ended by `close()`. */
+function boundedPool(pool: Mysql2Pool, options: ResolvedSqlOptions, owned: boolean): BoundedMysqlPool {
+  return new BoundedMysqlPool(pool, { acquireTimeoutMs: options.connectTimeoutMs, queryTimeoutMs: options.queryTimeoutMs, ends: owned });
 }

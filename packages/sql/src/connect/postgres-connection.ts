@@ -1,6 +1,7 @@
 import type { LockUrl } from "@distlock/core";
 import { Kysely, PostgresDialect } from "kysely";
-import pg from "pg";
+import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
+import type { PgConnectionConfig, PgModule, PgPool } from "../clients/pg-api.js";
 import type { ResolvedSqlOptions } from "../options/resolve-sql-options.js";
 import { PreparedPgPool } from "./prepared-pg-pool.js";
 import type { ListenClient, SqlConnection } from "./sql-connection.js";
@@ -8,12 +9,12 @@ import type { ListenClient, SqlConnection } from "./sql-connection.js";
 const DEFAULT_POSTGRES_PORT = 5432;
 
 /** Pools already guarded: several providers may share one caller-owned pool. */
-const guardedPools = new WeakSet<pg.Pool>();
+const guardedPools = new WeakSet<PgPool>();
 
-/** A pool of our own from a `postgres://` URL; every connect and query is time-bounded. */
-export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions): SqlConnection {
+/** A pool of our own from a `postgres://` URL, created on first use once `pg` is loaded; every connect and query is time-bounded. */
+export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions, request: ClientLibraryRequest): SqlConnection {
   const host = url.hosts[0];
-  const config: pg.PoolConfig = {
+  const config: PgConnectionConfig = {
     host: host?.host,
     port: host?.port ?? DEFAULT_POSTGRES_PORT,
     user: url.username,
@@ -26,36 +27,42 @@ export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions): SqlC
     keepAlive: true,
     application_name: "distlock",
   };
-  const pool = new pg.Pool(config);
-  // An idle client dropped by a restarting server emits "error"; the next query reconnects.
-  pool.on("error", () => undefined);
-  guardCheckedOutClients(pool);
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPgPool(pool, true) : pool }) });
+  const pg = loadClientLibrary<PgModule>("pg", request);
+  const createPool = async () => {
+    const pool = new (await pg).Pool(config);
+    // An idle client dropped by a restarting server emits "error"; the next query reconnects.
+    pool.on("error", () => undefined);
+    guardCheckedOutClients(pool);
+    return options.preparedStatements ? new PreparedPgPool(pool, true) : pool;
+  };
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: createPool }) });
   return {
     db,
-    openListenClient: options.listen ? () => openOwnListenClient(config) : undefined,
+    openListenClient: options.listen ? async () => openOwnListenClient(await pg, config) : undefined,
+    ready: () => pg.then(() => undefined),
     close: () => db.destroy(),
   };
 }
 
 /** The caller's pool: statements (and LISTEN, if enabled) borrow from it; it is never ended. */
-export function openPostgresPool(pool: pg.Pool, options: ResolvedSqlOptions, db?: SqlConnection["db"]): SqlConnection {
+export function openPostgresPool(pool: PgPool, options: ResolvedSqlOptions, db?: SqlConnection["db"]): SqlConnection {
   guardCheckedOutClients(pool);
   return {
     db: db ?? new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPgPool(pool, false) : pool }) }),
     openListenClient: options.listen ? () => borrowListenClient(pool) : undefined,
+    ready: async () => undefined,
     close: async () => undefined,
   };
 }
 
-async function openOwnListenClient(config: pg.PoolConfig): Promise<ListenClient> {
-  const client = new pg.Client({ ...config, query_timeout: config.query_timeout });
+async function openOwnListenClient(pg: PgModule, config: PgConnectionConfig): Promise<ListenClient> {
+  const client = new pg.Client(config);
   client.on("error", () => undefined);
   await client.connect();
   return { client, release: () => void client.end().catch(() => undefined) };
 }
 
-async function borrowListenClient(pool: pg.Pool): Promise<ListenClient> {
+async function borrowListenClient(pool: PgPool): Promise<ListenClient> {
   const client = await pool.connect();
   client.on("error", () => undefined);
   return { client, release: (broken) => client.release(broken) };
@@ -66,7 +73,7 @@ async function borrowListenClient(pool: pg.Pool): Promise<ListenClient> {
  * the middle of a statement would be an unhandled "error" event and end the process. The statement
  * itself still rejects (and the driver reports BACKEND_UNAVAILABLE); this only keeps the process alive.
  */
-function guardCheckedOutClients(pool: pg.Pool): void {
+function guardCheckedOutClients(pool: PgPool): void {
   if (guardedPools.has(pool)) return;
   guardedPools.add(pool);
   pool.on("connect", (client) => {

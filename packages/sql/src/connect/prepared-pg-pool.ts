@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { PostgresPool, PostgresPoolClient } from "kysely";
-import type pg from "pg";
+import type { PostgresCursor, PostgresPool, PostgresPoolClient } from "kysely";
+import type { PgPool, PgPoolClient } from "../clients/pg-api.js";
 
 /**
  * A pg pool as kysely sees it, whose clients run every parameterised statement as a named prepared
@@ -8,12 +8,12 @@ import type pg from "pg";
  * direct connections or PgBouncer ≥ 1.21 with `max_prepared_statements`.
  */
 export class PreparedPgPool implements PostgresPool {
-  readonly #pool: pg.Pool;
+  readonly #pool: PgPool;
   readonly #ends: boolean;
-  readonly #clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  readonly #clients = new WeakMap<PgPoolClient, PostgresPoolClient>();
 
   /** `ends`: whether `end()` (kysely's destroy) ends the underlying pool, i.e. whether the provider owns it. */
-  constructor(pool: pg.Pool, ends: boolean) {
+  constructor(pool: PgPool, ends: boolean) {
     this.#pool = pool;
     this.#ends = ends;
   }
@@ -23,10 +23,11 @@ export class PreparedPgPool implements PostgresPool {
     let wrapped = this.#clients.get(client);
     if (wrapped === undefined) {
       wrapped = {
-        query: ((text: string | pg.Submittable, values?: readonly unknown[]) =>
-          typeof text !== "string" || values === undefined || values.length === 0
-            ? client.query(text as string, values as unknown[])
-            : client.query({ name: statementName(text), text, values: [...values] })) as unknown as PostgresPoolClient["query"],
+        query: ((text: string | PostgresCursor<unknown>, values?: readonly unknown[]) => {
+          if (typeof text !== "string") return client.query(text);
+          if (values === undefined || values.length === 0) return client.query(text, values);
+          return client.query({ name: statementName(text), text, values: [...values] });
+        }) as PostgresPoolClient["query"],
         release: () => client.release(),
       };
       this.#clients.set(client, wrapped);

@@ -1,9 +1,9 @@
-import type pg from "pg";
+import type { PgListenConnection } from "../clients/pg-api.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 
 /** A client held for LISTEN; `release` gives it back (or closes it) and tolerates a broken client. */
 export interface ListenClient {
-  readonly client: pg.ClientBase;
+  readonly client: PgListenConnection;
   release(broken: boolean): void;
 }
 
@@ -13,6 +13,8 @@ export interface SqlConnection {
   readonly db: AnyKysely;
   /** PostgreSQL only: a dedicated client for LISTEN, when one can be had. */
   readonly openListenClient: (() => Promise<ListenClient>) | undefined;
+  /** Resolves once the client library the connection needs is loaded (contacting nothing); rejects with `InvalidConfigError` naming the package to install. */
+  ready(): Promise<void>;
   /** Closes what the provider created; leaves what the caller gave alone. */
   close(): Promise<void>;
 }

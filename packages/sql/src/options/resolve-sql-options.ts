@@ -1,7 +1,7 @@
 import { InvalidConfigError, type LockUrl, MAX_DURATION_MS, parseLockUrl } from "@distlock/core";
-import type BetterSqlite3 from "better-sqlite3";
-import type { Pool as MysqlPool } from "mysql2";
-import type pg from "pg";
+import type { SqliteDatabase } from "kysely";
+import type { Mysql2Pool } from "../clients/mysql2-api.js";
+import type { PgPool } from "../clients/pg-api.js";
 import { SQL_DIALECT_NAMES, type SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 import { DEFAULT_SQL_LOCK_PROVIDER_OPTIONS, type SqlLockProviderOptions } from "./sql-lock-provider-options.js";
@@ -9,11 +9,11 @@ import { validateTableName } from "./validate-table-name.js";
 
 /** Where the provider's connections come from; `owned` ones are closed by the provider. */
 export type SqlSource =
-  | { readonly kind: "url"; readonly dialect: SqlDialectName; readonly url: LockUrl }
-  | { readonly kind: "kysely"; readonly dialect: SqlDialectName; readonly db: AnyKysely; readonly pgPool: pg.Pool | undefined }
-  | { readonly kind: "pgPool"; readonly dialect: "postgres"; readonly pool: pg.Pool }
-  | { readonly kind: "mysqlPool"; readonly dialect: "mysql"; readonly pool: MysqlPool }
-  | { readonly kind: "sqliteDatabase"; readonly dialect: "sqlite"; readonly database: BetterSqlite3.Database };
+  | { readonly kind: "url"; readonly dialect: SqlDialectName; readonly url: LockUrl; readonly field: string }
+  | { readonly kind: "kysely"; readonly dialect: SqlDialectName; readonly db: AnyKysely; readonly pgPool: PgPool | undefined }
+  | { readonly kind: "pgPool"; readonly dialect: "postgres"; readonly pool: PgPool }
+  | { readonly kind: "mysqlPool"; readonly dialect: "mysql"; readonly pool: Mysql2Pool }
+  | { readonly kind: "sqliteDatabase"; readonly dialect: "sqlite"; readonly database: SqliteDatabase };
 
 type Settings = typeof DEFAULT_SQL_LOCK_PROVIDER_OPTIONS;
 
@@ -75,7 +75,7 @@ function resolveSource(options: SqlLockProviderOptions, prefix: string): SqlSour
       }
       expectDialect(url.backend);
       if (url.backend === "sqlite" && url.path === "") throw new InvalidConfigError("url.path", "sqlite: needs a file path, e.g. sqlite:./locks.sqlite");
-      return { kind: "url", dialect: url.backend, url };
+      return { kind: "url", dialect: url.backend, url, field: `${prefix}.url` };
     }
     case "kysely":
       if (dialect === undefined) throw new InvalidConfigError(`${prefix}.dialect`, `is required with kysely: one of ${SQL_DIALECT_NAMES.join(", ")}`);
@@ -84,13 +84,13 @@ function resolveSource(options: SqlLockProviderOptions, prefix: string): SqlSour
       return { kind: "kysely", dialect, db: options.kysely as AnyKysely, pgPool: options.pgPool };
     case "pgPool":
       expectDialect("postgres");
-      return { kind: "pgPool", dialect: "postgres", pool: options.pgPool as pg.Pool };
+      return { kind: "pgPool", dialect: "postgres", pool: options.pgPool as PgPool };
     case "mysqlPool":
       expectDialect("mysql");
-      return { kind: "mysqlPool", dialect: "mysql", pool: options.mysqlPool as MysqlPool };
+      return { kind: "mysqlPool", dialect: "mysql", pool: options.mysqlPool as Mysql2Pool };
     default:
       expectDialect("sqlite");
-      return { kind: "sqliteDatabase", dialect: "sqlite", database: options.sqliteDatabase as BetterSqlite3.Database };
+      return { kind: "sqliteDatabase", dialect: "sqlite", database: options.sqliteDatabase as SqliteDatabase };
   }
 }
 

@@ -1,7 +1,7 @@
 import type { DriverLockProviderOptions, LockUrl } from "@distlock/core";
-import type BetterSqlite3 from "better-sqlite3";
-import type { Pool as MysqlPool } from "mysql2";
-import type pg from "pg";
+import type { SqliteDatabase } from "kysely";
+import type { Mysql2Pool } from "../clients/mysql2-api.js";
+import type { PgPool } from "../clients/pg-api.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 
@@ -17,11 +17,11 @@ export interface SqlLockProviderOptions extends DriverLockProviderOptions {
   /** The dialect of `kysely`. */
   dialect?: SqlDialectName;
   /** An existing `pg` pool you own; with `listen`, one of its clients is kept for LISTEN while a provider waits. */
-  pgPool?: pg.Pool;
+  pgPool?: PgPool;
   /** An existing `mysql2` (callback API) pool you own. */
-  mysqlPool?: MysqlPool;
+  mysqlPool?: Mysql2Pool;
   /** An existing `better-sqlite3` database you own (its journal mode and busy timeout are left as you set them). */
-  sqliteDatabase?: BetterSqlite3.Database;
+  sqliteDatabase?: SqliteDatabase;
   /** Lock table name: a plain identifier, never quoted or escaped. @default "distlock_locks" */
   table?: string;
   /** Create or upgrade the lock table on first use; without it call `migrate()` (or `migrateLockTable`) yourself. @default true */
