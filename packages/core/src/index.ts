@@ -46,7 +46,7 @@ export { currentOwnerSecret, newOwnerSecret, runAsLockOwner } from "./owner/owne
 export { DriverLockProvider, type DriverLockProviderOptions } from "./provider/driver-lock-provider.js";
 export { conservativeDeadline, roundTtl } from "./provider/lease-math.js";
 export { abortableSleep } from "./time/abortable-sleep.js";
-export { CallDeadlines } from "./time/call-deadlines.js";
+export { CallDeadlines, type CallOutcomes } from "./time/call-deadlines.js";
 export { monotonicNow } from "./time/monotonic.js";
 export type { AcquireOptions, Lock, LockCapabilities, LockProvider, LockState } from "./types.js";
 export { withLock } from "./with-lock.js";

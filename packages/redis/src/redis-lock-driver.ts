@@ -1,6 +1,7 @@
 import {
   BackendUnavailableError,
   CallDeadlines,
+  type CallOutcomes,
   type DriverAcquireRequest,
   type DriverAcquireResult,
   type DriverGranted,
@@ -34,7 +35,15 @@ export interface RedisLockDriverConfig {
 /** What the acquire script answers: a fresh grant's token, a refusal's remaining lease, or {1|2, token, holdCount, ttl left}. */
 type AcquireReply = string | number | [number, string, number, number];
 
+/** One script call on the hot path: what it sent (for a resend after NOSCRIPT) and the request it serves. */
+interface ScriptCall<R> {
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number)[];
+  readonly request: R;
+}
+
 const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
+const FREED = Object.freeze({ held: true, holdCount: 0 });
 
 const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 });
 
@@ -50,6 +59,10 @@ export class RedisLockDriver implements LockDriver {
   #warnedAboutWait = false;
   readonly #queue: QueueAccess;
   readonly #deadlines = new CallDeadlines();
+  /** The hot path's outcomes, made once: an acquire or release allocates no closures of its own. */
+  readonly #acquireOutcomes: CallOutcomes<unknown, DriverAcquireResult, ScriptCall<DriverAcquireRequest>>;
+  readonly #releaseOutcomes: CallOutcomes<unknown, { held: boolean; holdCount: number }, ScriptCall<undefined>>;
+  readonly #anyOutcomes: CallOutcomes<unknown, unknown, string>;
 
   constructor(config: RedisLockDriverConfig) {
     this.#config = Object.freeze({ ...config });
@@ -70,6 +83,28 @@ export class RedisLockDriver implements LockDriver {
         }),
       waiterLeaseMs: config.settings.waiterLeaseMs,
       claimHandOffs: config.settings.waitForReplicas > 0,
+    };
+    const timedOut = (operation: string, timeoutMs: number) => this.#failure(operation, new Error(`no answer within ${timeoutMs} ms`));
+    this.#anyOutcomes = {
+      value: (reply) => reply,
+      error: (error, operation) => this.#failure(operation, error),
+      timedOut: (timeoutMs, operation) => timedOut(operation, timeoutMs),
+    };
+    this.#acquireOutcomes = {
+      value: (reply, call) => this.#acquireResult(reply as AcquireReply, call.request),
+      error: (error) => this.#failure("acquire", error),
+      timedOut: (timeoutMs) => timedOut("acquire", timeoutMs),
+      late: (reply, { request }) => this.#releaseLateGrant(request.key, request.ownerSecret, reply),
+      retry: (error, call) => QUEUED_ACQUIRE_SCRIPT.resend(error, this.#target, call.keys, call.args),
+    };
+    this.#releaseOutcomes = {
+      value: (reply) => {
+        const left = reply as number;
+        return left === 0 ? FREED : left < 0 ? NOT_HELD : { held: true, holdCount: left };
+      },
+      error: (error) => this.#failure("release", error),
+      timedOut: (timeoutMs) => timedOut("release", timeoutMs),
+      retry: (error, call) => QUEUED_RELEASE_SCRIPT.resend(error, this.#target, call.keys, call.args),
     };
   }
 
@@ -101,9 +136,10 @@ export class RedisLockDriver implements LockDriver {
     return renewed;
   }
 
-  async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-    const left = (await this.#run("release", QUEUED_RELEASE_SCRIPT, [this.layout.tag(key)], [ownerSecret])) as number;
-    return left < 0 ? NOT_HELD : { held: true, holdCount: left };
+  release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
+    const call = { keys: [this.layout.tag(key)], args: [ownerSecret], request: undefined };
+    const reply = QUEUED_RELEASE_SCRIPT.send(this.#target, call.keys, call.args);
+    return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#releaseOutcomes, call);
   }
 
   async inspect(key: string): Promise<LockState | null> {
@@ -140,19 +176,24 @@ export class RedisLockDriver implements LockDriver {
    * One queue-aware attempt; with a `waiterId` a refusal queues (or refreshes) that waiter. The reply's type tells the
    * outcome: a fresh grant's token (string), a refusal's remaining lease (number), or a re-entry or claim (array).
    */
-  async #attempt(request: DriverAcquireRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
-    const { key, ownerSecret, ttlMs } = request;
+  #attempt(request: DriverAcquireRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
+    const { ownerSecret, ttlMs } = request;
     const args =
       waiterId === undefined ? [ownerSecret, ttlMs, request.holder] : [ownerSecret, ttlMs, request.holder, waiterId, this.#config.settings.waiterLeaseMs];
-    const run = QUEUED_ACQUIRE_SCRIPT.run(this.#target, [this.layout.tag(key)], args);
-    const reply = (await this.#bound("acquire", run, (late) => this.#releaseLateGrant(key, ownerSecret, late))) as AcquireReply;
+    const call = { keys: [this.layout.tag(request.key)], args, request };
+    const reply = QUEUED_ACQUIRE_SCRIPT.send(this.#target, call.keys, call.args);
+    return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#acquireOutcomes, call);
+  }
+
+  /** The acquire script's reply as a result; a fresh hold waits for the replicas first when `waitForReplicas` asks it to. */
+  #acquireResult(reply: AcquireReply, request: DriverAcquireRequest): DriverAcquireResult | Promise<DriverAcquireResult> {
     if (typeof reply === "number") return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#config.settings.commandTimeoutMs };
     const fresh = typeof reply === "string";
-    const holdCount = fresh ? 1 : Number(reply[2]);
-    if (holdCount === 1 && this.#config.settings.waitForReplicas > 0) await this.#awaitReplicas(key, ownerSecret);
-    return fresh
-      ? { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs }
-      : { acquired: true, fencingToken: BigInt(reply[1]), holdCount, ttlMs: Number(reply[3]) };
+    const result: DriverGranted = fresh
+      ? { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs: request.ttlMs }
+      : { acquired: true, fencingToken: BigInt(reply[1]), holdCount: Number(reply[2]), ttlMs: Number(reply[3]) };
+    if (result.holdCount > 1 || this.#config.settings.waitForReplicas === 0) return result;
+    return this.#awaitReplicas(request.key, request.ownerSecret).then(() => result);
   }
 
   #releaseLateGrant(key: string, ownerSecret: string, reply: unknown): void {
@@ -163,9 +204,7 @@ export class RedisLockDriver implements LockDriver {
     const { waitForReplicas, waitForReplicasTimeoutMs } = this.#config.settings;
     let acknowledged: number;
     try {
-      acknowledged = Number(
-        await this.#bound("wait", (this.#client as Redis).wait(waitForReplicas, waitForReplicasTimeoutMs), undefined, waitForReplicasTimeoutMs),
-      );
+      acknowledged = Number(await this.#bound("wait", (this.#client as Redis).wait(waitForReplicas, waitForReplicasTimeoutMs), waitForReplicasTimeoutMs));
     } catch (error) {
       if (error instanceof Error && /unknown command|not allowed|NOPERM/i.test(error.message)) return this.#warnNoWait(error);
       await this.release(key, ownerSecret).catch(() => undefined);
@@ -195,14 +234,9 @@ export class RedisLockDriver implements LockDriver {
     return this.#bound(operation, script.run(this.#target, keys, args));
   }
 
-  /** Bounds a server call by `commandTimeoutMs` and maps its failure to `BackendUnavailableError`. */
-  async #bound<T>(operation: string, call: Promise<T>, onLate?: (value: T) => void, extraMs = 0): Promise<T> {
-    const timeoutMs = this.#config.settings.commandTimeoutMs + extraMs;
-    try {
-      return await this.#deadlines.bound(call, timeoutMs, () => new Error(`no answer within ${timeoutMs} ms`), onLate);
-    } catch (error) {
-      throw this.#failure(operation, error);
-    }
+  /** Bounds a server call by `commandTimeoutMs` (plus `extraMs`) and maps its failure to `BackendUnavailableError`. */
+  #bound<T>(operation: string, call: Promise<T>, extraMs = 0): Promise<T> {
+    return this.#deadlines.settle(call, this.#config.settings.commandTimeoutMs + extraMs, this.#anyOutcomes as CallOutcomes<T, T, string>, operation);
   }
 
   #failure(operation: string, error: unknown): Error {

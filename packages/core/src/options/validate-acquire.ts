@@ -3,6 +3,7 @@ import type { AcquireOptions } from "../types.js";
 import { MAX_DURATION_MS, MAX_KEY_LENGTH, MAX_OWNER_LENGTH } from "./defaults.js";
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const NO_OPTIONS: AcquireOptions = Object.freeze({});
 const ACQUIRE_OPTION_NAMES: ReadonlySet<string> = new Set<keyof AcquireOptions>(["ttlMs", "waitMs", "signal", "autoRenew", "owner"]);
 
 /** Throws `InvalidArgumentError` unless `key` is a usable lock key. */
@@ -18,7 +19,7 @@ export function validateKey(key: unknown): asserts key is string {
  * field. Written out by hand rather than as a schema: it runs on every acquire, and a schema parse cost more than the rest of core.
  */
 export function validateAcquireOptions(options: unknown): AcquireOptions {
-  if (options === undefined) return {};
+  if (options === undefined) return NO_OPTIONS;
   if (typeof options !== "object" || options === null || Array.isArray(options)) throw new InvalidArgumentError("options", "must be an object");
   const fields = options as Record<string, unknown>;
   for (const name in fields) {

@@ -51,12 +51,21 @@ export class DriverLockProvider implements LockProvider {
 
   async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
     const { request, settings, newOwner } = this.#prepare(key, options);
+    // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
+    const joinsLine = newOwner && settings.waitMs !== 0 && (this.#queue.has(key) || this.#driver.isWatching?.(key) === true);
+    if (joinsLine || settings.signal !== undefined || settings.waitMs !== undefined) return this.#acquireWithin(request, settings, joinsLine);
+    // Nothing can cut this first attempt short (no signal, no time budget), so it needs no wait scope.
+    const fresh = await this.#attemptOnce(request);
+    return fresh === undefined ? this.#acquireWithin(request, settings, true) : this.#grant(request, fresh, settings);
+  }
+
+  /** `acquire` bounded by the caller's signal, `waitMs` and `close()`; the first attempt is skipped when `attempted`. */
+  async #acquireWithin(request: DriverAcquireRequest, settings: AcquireOptions, attempted: boolean): Promise<Lock> {
+    const { key } = request;
     const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
     let leaveLine: (() => void) | undefined;
     try {
-      // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
-      const joinsLine = newOwner && settings.waitMs !== 0 && (this.#queue.has(key) || this.#driver.isWatching?.(key) === true);
-      const fresh = joinsLine ? undefined : await this.#firstAttempt(request, waiting.scope);
+      const fresh = attempted ? undefined : await this.#firstAttempt(request, waiting.scope);
       if (fresh !== undefined) return this.#grant(request, fresh, settings);
       if (settings.waitMs === 0) throw new LockTimeoutError(key, 0);
       const waiter = this.#waiter(request);
@@ -96,6 +105,10 @@ export class DriverLockProvider implements LockProvider {
 
   async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
     const { request, settings } = this.#prepare(key, options);
+    if (settings.signal === undefined) {
+      const fresh = await this.#attemptOnce(request);
+      return fresh === undefined ? null : this.#grant(request, fresh, settings);
+    }
     const waiting = this.#waitSignal(key, settings, undefined);
     try {
       const fresh = await this.#firstAttempt(request, waiting.scope);
@@ -149,6 +162,27 @@ export class DriverLockProvider implements LockProvider {
     const startedAt = monotonicNow();
     const result = await this.#call("acquire", () => this.#driver.tryAcquire(request));
     return result.acquired ? stampGrant(result, result.grantedAt ?? startedAt) : result;
+  }
+
+  /**
+   * One attempt that nothing abandons: its grant confirmed fresh, or undefined when refused. A provider closed while
+   * it ran gives the grant back and rejects.
+   */
+  async #attemptOnce(request: DriverAcquireRequest): Promise<DriverGranted | undefined> {
+    const startedAt = monotonicNow();
+    let result: DriverAcquireResult;
+    try {
+      result = await this.#driver.tryAcquire(request);
+    } catch (error) {
+      throw this.#failure("acquire", error);
+    }
+    if (this.#closed !== undefined) {
+      if (result.acquired) await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
+      throw new ProviderClosedError(this.backend);
+    }
+    if (!result.acquired) return undefined;
+    const granted = stampGrant(result, result.grantedAt ?? startedAt);
+    return this.#isFresh(request, granted) ? granted : this.#confirmFresh(request, granted);
   }
 
   /** One attempt, abandoned (and undone) if `scope` aborts; its grant confirmed fresh, or undefined when refused. */
@@ -217,24 +251,18 @@ export class DriverLockProvider implements LockProvider {
    */
   async #release(hold: Hold, detached: boolean): Promise<void> {
     if (hold.openHandles <= 1) hold.releasing = true;
-    const letGo = () => {
-      if (detached) return;
-      detached = true;
-      hold.openHandles -= 1;
-      if (hold.openHandles <= 0) hold.finish();
-    };
     let outcome: { held: boolean; holdCount: number };
     try {
-      outcome = await this.#call("release", () => this.#driver.release(hold.key, hold.ownerSecret));
+      outcome = await this.#driver.release(hold.key, hold.ownerSecret);
     } catch (error) {
-      letGo();
-      throw error;
+      if (!detached) letGo(hold);
+      throw this.#failure("release", error);
     }
     if (!outcome.held) {
       hold.lose("the server no longer shows this owner holding it");
       throw hold.lostReason;
     }
-    letGo();
+    if (!detached) letGo(hold);
     if (outcome.holdCount === 0) hold.finish();
   }
 
@@ -318,9 +346,14 @@ export class DriverLockProvider implements LockProvider {
     try {
       return await run();
     } catch (error) {
-      if (LockError.is(error) || (error instanceof Error && error.name === "AbortError")) throw error;
-      throw new BackendUnavailableError(this.backend, `${operation} failed (${describe(error)})`, { cause: error });
+      throw this.#failure(operation, error);
     }
+  }
+
+  /** A driver's failure as the caller sees it: distlock errors and aborts as they are, anything else BACKEND_UNAVAILABLE. */
+  #failure(operation: string, error: unknown): unknown {
+    if (LockError.is(error) || (error instanceof Error && error.name === "AbortError")) return error;
+    return new BackendUnavailableError(this.backend, `${operation} failed (${describe(error)})`, { cause: error });
   }
 
   #assertOpen(): void {
@@ -339,6 +372,12 @@ export class DriverLockProvider implements LockProvider {
     for (const hold of holds) hold.lose("its provider was closed");
     await this.#driver.close();
   }
+}
+
+/** One handle of `hold` lets go locally; the last one ends the hold here. */
+function letGo(hold: Hold): void {
+  hold.openHandles -= 1;
+  if (hold.openHandles <= 0) hold.finish();
 }
 
 function describe(error: unknown): string {

@@ -98,7 +98,7 @@ describe("the first attempt of acquire", () => {
     await provider.close();
   });
 
-  it("is cut short by the caller's signal and by close()", async () => {
+  it("is cut short by the caller's signal; close() rejects it with PROVIDER_CLOSED and gives its late grant back", async () => {
     const store = new MemoryLockStore();
     const driver = new SlowAcquireDriver(store, 300);
     const provider = new DriverLockProvider(driver);

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { CallDeadlines } from "./call-deadlines.js";
+import { describe, expect, it, vi } from "vitest";
+import { CallDeadlines, type CallOutcomes } from "./call-deadlines.js";
 import { monotonicNow } from "./monotonic.js";
 
 const never = () => new Promise<never>(() => undefined);
@@ -43,6 +43,25 @@ describe("CallDeadlines", () => {
     await expect(second).rejects.toThrow("no answer");
     await later(120, undefined);
     expect(late).toEqual([1]);
+  });
+
+  it("settle turns the answer, the failure and the timeout into the caller's by its outcomes, with each call's context", async () => {
+    const deadlines = new CallDeadlines();
+    const late: string[] = [];
+    const outcomes: CallOutcomes<number, string, string> = {
+      value: (value, context) => {
+        if (value < 0) throw new Error(`${context}: negative`);
+        return `${context}=${value}`;
+      },
+      error: (error, context) => new Error(`${context} failed: ${(error as Error).message}`),
+      timedOut: (timeoutMs, context) => new Error(`${context}: nothing in ${timeoutMs} ms`),
+      late: (value, context) => late.push(`${context}=${value}`),
+    };
+    await expect(deadlines.settle(Promise.resolve(7), 1_000, outcomes, "a")).resolves.toBe("a=7");
+    await expect(deadlines.settle(Promise.resolve(-1), 1_000, outcomes, "b")).rejects.toThrow("b: negative");
+    await expect(deadlines.settle(Promise.reject(new Error("refused")), 1_000, outcomes, "c")).rejects.toThrow("c failed: refused");
+    await expect(deadlines.settle(later(120, 3), 40, outcomes, "d")).rejects.toThrow("d: nothing in 40 ms");
+    await vi.waitFor(() => expect(late).toEqual(["d=3"]));
   });
 
   it("calls that answer in time never reject, however many share the timer", async () => {

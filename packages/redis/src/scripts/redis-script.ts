@@ -27,16 +27,26 @@ export class RedisScript {
     Object.freeze(this);
   }
 
-  async run(target: ScriptTarget, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  /** The script's reply: `send`, then `resend` if the server had lost the script. */
+  run(target: ScriptTarget, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return this.send(target, keys, args).catch((error: unknown) => {
+      const again = this.resend(error, target, keys, args);
+      if (again === undefined) throw error;
+      return again;
+    });
+  }
+
+  /** EVALSHA alone, the client's own promise: the hot path pairs it with `resend` without a promise layer of its own. */
+  send(target: ScriptTarget, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     if (this.numberOfKeys !== "variable" && keys.length !== this.numberOfKeys) {
-      throw new RangeError(`script ${this.name} takes ${this.numberOfKeys} keys, got ${keys.length}`);
+      return Promise.reject(new RangeError(`script ${this.name} takes ${this.numberOfKeys} keys, got ${keys.length}`));
     }
-    try {
-      return await target.evalsha(this.sha, keys.length, keys, args);
-    } catch (error) {
-      if (!isNoScript(error)) throw error;
-      return target.eval(this.lua, keys.length, keys, args);
-    }
+    return target.evalsha(this.sha, keys.length, keys, args);
+  }
+
+  /** After `send` failed with `error`: EVAL (which also caches the script again) if the server had lost it, else undefined. */
+  resend(error: unknown, target: ScriptTarget, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> | undefined {
+    return isNoScript(error) ? target.eval(this.lua, keys.length, keys, args) : undefined;
   }
 }
 
