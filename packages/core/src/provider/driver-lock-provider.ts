@@ -32,9 +32,13 @@ export class DriverLockProvider implements LockProvider {
   readonly capabilities: LockCapabilities;
   readonly #driver: LockDriver;
   readonly #holder: string;
-  readonly #holds = new Map<string, Hold>();
-  /** The latest hold of each key in this provider (one owner holds a key at a time). */
+  readonly #holds = new Set<Hold>();
+  /**
+   * The latest hold of each key in this provider. The server grants a key to one owner at a time, so an owner's grant
+   * re-enters its hold only if that hold is still the key's latest; an older one was lost when the key went to another.
+   */
   readonly #holdByKey = new Map<string, Hold>();
+  readonly #onHoldEnd = (hold: Hold) => this.#forget(hold);
   readonly #scheduler: RenewalScheduler;
   readonly #queue = new LocalWaitQueue();
   readonly #waits = new Set<WaitScope>();
@@ -49,14 +53,17 @@ export class DriverLockProvider implements LockProvider {
     this.#scheduler = new RenewalScheduler(driver);
   }
 
-  async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
-    const { request, settings, newOwner } = this.#prepare(key, options);
-    // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
-    const joinsLine = newOwner && settings.waitMs !== 0 && (this.#queue.has(key) || this.#driver.isWatching?.(key) === true);
-    if (joinsLine || settings.signal !== undefined || settings.waitMs !== undefined) return this.#acquireWithin(request, settings, joinsLine);
-    // Nothing can cut this first attempt short (no signal, no time budget), so it needs no wait scope.
-    const fresh = await this.#attemptOnce(request);
-    return fresh === undefined ? this.#acquireWithin(request, settings, true) : this.#grant(request, fresh, settings);
+  acquire(key: string, options?: AcquireOptions): Promise<Lock> {
+    try {
+      const { request, settings, newOwner } = this.#prepare(key, options);
+      // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
+      const joinsLine = newOwner && settings.waitMs !== 0 && (this.#queue.has(key) || this.#driver.isWatching?.(key) === true);
+      if (joinsLine || settings.signal !== undefined || settings.waitMs !== undefined) return this.#acquireWithin(request, settings, joinsLine);
+      // Nothing can cut this first attempt short (no signal, no time budget), so it needs no wait scope.
+      return this.#attemptOnce(request, settings, true) as Promise<Lock>;
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** `acquire` bounded by the caller's signal, `waitMs` and `close()`; the first attempt is skipped when `attempted`. */
@@ -105,10 +112,7 @@ export class DriverLockProvider implements LockProvider {
 
   async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
     const { request, settings } = this.#prepare(key, options);
-    if (settings.signal === undefined) {
-      const fresh = await this.#attemptOnce(request);
-      return fresh === undefined ? null : this.#grant(request, fresh, settings);
-    }
+    if (settings.signal === undefined) return this.#attemptOnce(request, settings, false);
     const waiting = this.#waitSignal(key, settings, undefined);
     try {
       const fresh = await this.#firstAttempt(request, waiting.scope);
@@ -130,7 +134,7 @@ export class DriverLockProvider implements LockProvider {
     validateKey(key);
     this.#assertOpen();
     const freed = await this.#call("forceRelease", () => this.#driver.forceRelease(key));
-    for (const hold of this.#holds.values()) if (hold.key === key) hold.lose("it was force-released");
+    for (const hold of this.#holds) if (hold.key === key) hold.lose("it was force-released");
     return freed;
   }
 
@@ -165,24 +169,30 @@ export class DriverLockProvider implements LockProvider {
   }
 
   /**
-   * One attempt that nothing abandons: its grant confirmed fresh, or undefined when refused. A provider closed while
-   * it ran gives the grant back and rejects.
+   * One attempt that nothing abandons (no signal, no time budget), in one promise over the driver's: the lock, or when
+   * refused the wait (`waitIfRefused`, for acquire) or null. A provider closed while it ran gives the grant back and rejects.
    */
-  async #attemptOnce(request: DriverAcquireRequest): Promise<DriverGranted | undefined> {
+  #attemptOnce(request: DriverAcquireRequest, settings: AcquireOptions, waitIfRefused: boolean): Promise<Lock | null> {
     const startedAt = monotonicNow();
-    let result: DriverAcquireResult;
-    try {
-      result = await this.#driver.tryAcquire(request);
-    } catch (error) {
-      throw this.#failure("acquire", error);
-    }
-    if (this.#closed !== undefined) {
-      if (result.acquired) await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
-      throw new ProviderClosedError(this.backend);
-    }
-    if (!result.acquired) return undefined;
-    const granted = stampGrant(result, result.grantedAt ?? startedAt);
-    return this.#isFresh(request, granted) ? granted : this.#confirmFresh(request, granted);
+    const refused = () => (waitIfRefused ? this.#acquireWithin(request, settings, true) : null);
+    return settledCall(() => this.#driver.tryAcquire(request)).then(
+      (result) => {
+        if (this.#closed !== undefined) return this.#closedDuring(request, result);
+        if (!result.acquired) return refused();
+        const granted = stampGrant(result, result.grantedAt ?? startedAt);
+        if (this.#isFresh(request, granted)) return this.#grant(request, granted, settings);
+        return this.#confirmFresh(request, granted).then((confirmed) => (confirmed === undefined ? refused() : this.#grant(request, confirmed, settings)));
+      },
+      (error: unknown) => {
+        throw this.#failure("acquire", error);
+      },
+    );
+  }
+
+  /** An attempt answered after `close()`: its grant is given back and the caller gets PROVIDER_CLOSED. */
+  async #closedDuring(request: DriverAcquireRequest, result: DriverAcquireResult): Promise<never> {
+    if (result.acquired) await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
+    throw new ProviderClosedError(this.backend);
   }
 
   /** One attempt, abandoned (and undone) if `scope` aborts; its grant confirmed fresh, or undefined when refused. */
@@ -218,9 +228,8 @@ export class DriverLockProvider implements LockProvider {
   #grant(request: DriverAcquireRequest, granted: DriverGranted, settings: AcquireOptions): Lock {
     const startedAt = granted.grantedAt ?? monotonicNow();
     const validUntil = conservativeDeadline(startedAt, Math.min(granted.ttlMs, request.ttlMs));
-    const id = `${request.key}\u0000${request.ownerSecret}`;
-    let hold = this.#holds.get(id);
-    if (hold?.active) {
+    let hold = this.#holdByKey.get(request.key);
+    if (hold !== undefined && hold.ownerSecret === request.ownerSecret && hold.active) {
       hold.extend(validUntil, startedAt, request.ttlMs);
       hold.autoRenew ||= settings.autoRenew !== false;
       this.#scheduler.add(hold);
@@ -235,8 +244,8 @@ export class DriverLockProvider implements LockProvider {
         validUntil,
         startedAt,
       };
-      hold = new Hold(init, (ended) => this.#forget(id, ended));
-      this.#holds.set(id, hold);
+      hold = new Hold(init, this.#onHoldEnd);
+      this.#holds.add(hold);
       this.#holdByKey.set(request.key, hold);
       this.#scheduler.add(hold);
     }
@@ -249,21 +258,22 @@ export class DriverLockProvider implements LockProvider {
    * fails (the watchdog stops and the lease runs out on the server), so a failed release never keeps
    * a key alive; `detached` says an earlier try already let go.
    */
-  async #release(hold: Hold, detached: boolean): Promise<void> {
+  #release(hold: Hold, detached: boolean): Promise<void> {
     if (hold.openHandles <= 1) hold.releasing = true;
-    let outcome: { held: boolean; holdCount: number };
-    try {
-      outcome = await this.#driver.release(hold.key, hold.ownerSecret);
-    } catch (error) {
-      if (!detached) letGo(hold);
-      throw this.#failure("release", error);
-    }
-    if (!outcome.held) {
-      hold.lose("the server no longer shows this owner holding it");
-      throw hold.lostReason;
-    }
-    if (!detached) letGo(hold);
-    if (outcome.holdCount === 0) hold.finish();
+    return settledCall(() => this.#driver.release(hold.key, hold.ownerSecret)).then(
+      (outcome) => {
+        if (!outcome.held) {
+          hold.lose("the server no longer shows this owner holding it");
+          throw hold.lostReason;
+        }
+        if (!detached) letGo(hold);
+        if (outcome.holdCount === 0) hold.finish();
+      },
+      (error: unknown) => {
+        if (!detached) letGo(hold);
+        throw this.#failure("release", error);
+      },
+    );
   }
 
   async #renew(hold: Hold, ttlMs: number | undefined): Promise<void> {
@@ -280,8 +290,8 @@ export class DriverLockProvider implements LockProvider {
     hold.extend(conservativeDeadline(startedAt, ttl), startedAt, ttl);
   }
 
-  #forget(id: string, hold: Hold): void {
-    if (this.#holds.get(id) === hold) this.#holds.delete(id);
+  #forget(hold: Hold): void {
+    this.#holds.delete(hold);
     if (this.#holdByKey.get(hold.key) === hold) this.#holdByKey.delete(hold.key);
     this.#scheduler.remove(hold);
   }
@@ -363,7 +373,7 @@ export class DriverLockProvider implements LockProvider {
   async #shutdown(): Promise<void> {
     for (const scope of [...this.#waits]) scope.abort(new ProviderClosedError(this.backend));
     this.#scheduler.stop();
-    const holds = [...this.#holds.values()];
+    const holds = [...this.#holds];
     await Promise.allSettled(
       holds.map(async (hold) => {
         for (let i = 0; i < hold.openHandles; i++) await this.#driver.release(hold.key, hold.ownerSecret);
@@ -371,6 +381,15 @@ export class DriverLockProvider implements LockProvider {
     );
     for (const hold of holds) hold.lose("its provider was closed");
     await this.#driver.close();
+  }
+}
+
+/** `call()`, with a synchronous throw turned into a rejection as an async function would. */
+function settledCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return call();
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
