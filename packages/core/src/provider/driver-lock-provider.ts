@@ -12,12 +12,12 @@ import { holderLabel } from "../owner/holder-label.js";
 import { currentOwnerSecret, newOwnerSecret } from "../owner/owner-context.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock, LockCapabilities, LockProvider, LockState } from "../types.js";
-import { Hold } from "./hold.js";
+import type { Hold } from "./hold.js";
+import { HoldRegistry } from "./hold-registry.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
 import { LocalWaitQueue } from "./local-wait-queue.js";
 import { type HoldOperations, LockHandle } from "./lock-handle.js";
 import { pollUntilGranted } from "./poll-until-granted.js";
-import { RenewalScheduler } from "./renewal-scheduler.js";
 import { WaitScope } from "./wait-scope.js";
 
 /** Options every provider built on a driver accepts. */
@@ -32,14 +32,7 @@ export class DriverLockProvider implements LockProvider {
   readonly capabilities: LockCapabilities;
   readonly #driver: LockDriver;
   readonly #holder: string;
-  readonly #holds = new Set<Hold>();
-  /**
-   * The latest hold of each key in this provider. The server grants a key to one owner at a time, so an owner's grant
-   * re-enters its hold only if that hold is still the key's latest; an older one was lost when the key went to another.
-   */
-  readonly #holdByKey = new Map<string, Hold>();
-  readonly #onHoldEnd = (hold: Hold) => this.#forget(hold);
-  readonly #scheduler: RenewalScheduler;
+  readonly #holds: HoldRegistry;
   readonly #queue = new LocalWaitQueue();
   readonly #waits = new Set<WaitScope>();
   readonly #operations: HoldOperations = { release: (hold, detached) => this.#release(hold, detached), renew: (hold, ttlMs) => this.#renew(hold, ttlMs) };
@@ -50,7 +43,7 @@ export class DriverLockProvider implements LockProvider {
     this.backend = driver.backend;
     this.capabilities = Object.freeze({ ...driver.capabilities });
     this.#holder = holderLabel(options.holderLabel);
-    this.#scheduler = new RenewalScheduler(driver);
+    this.#holds = new HoldRegistry(driver);
   }
 
   acquire(key: string, options?: AcquireOptions): Promise<Lock> {
@@ -105,7 +98,7 @@ export class DriverLockProvider implements LockProvider {
     if (native !== undefined) return { next: (signal) => native(request, { signal }) };
     const ticket = this.#queue.enter(request.key);
     return {
-      next: (signal) => pollUntilGranted(this.#driver, request, signal, ticket, (key) => this.#heldHereMs(key)),
+      next: (signal) => pollUntilGranted(this.#driver, request, signal, ticket, (key) => this.#holds.heldHereMs(key)),
       leaveLine: () => ticket.leave(),
     };
   }
@@ -134,7 +127,7 @@ export class DriverLockProvider implements LockProvider {
     validateKey(key);
     this.#assertOpen();
     const freed = await this.#call("forceRelease", () => this.#driver.forceRelease(key));
-    for (const hold of this.#holds) if (hold.key === key) hold.lose("it was force-released");
+    this.#holds.loseAll(key, "it was force-released");
     return freed;
   }
 
@@ -226,30 +219,7 @@ export class DriverLockProvider implements LockProvider {
   }
 
   #grant(request: DriverAcquireRequest, granted: DriverGranted, settings: AcquireOptions): Lock {
-    const startedAt = granted.grantedAt ?? monotonicNow();
-    const validUntil = conservativeDeadline(startedAt, Math.min(granted.ttlMs, request.ttlMs));
-    let hold = this.#holdByKey.get(request.key);
-    if (hold !== undefined && hold.ownerSecret === request.ownerSecret && hold.active) {
-      hold.extend(validUntil, startedAt, request.ttlMs);
-      hold.autoRenew ||= settings.autoRenew !== false;
-      this.#scheduler.add(hold);
-    } else {
-      // Fields named one by one: spreading `request` into a new literal cost more than the rest of an in-memory acquire.
-      const init = {
-        key: request.key,
-        ownerSecret: request.ownerSecret,
-        ttlMs: request.ttlMs,
-        fencingToken: granted.fencingToken,
-        autoRenew: settings.autoRenew !== false,
-        validUntil,
-        startedAt,
-      };
-      hold = new Hold(init, this.#onHoldEnd);
-      this.#holds.add(hold);
-      this.#holdByKey.set(request.key, hold);
-      this.#scheduler.add(hold);
-    }
-    hold.openHandles += 1;
+    const hold = this.#holds.record(request, granted, settings.autoRenew !== false);
     return new LockHandle(hold, request.holder, granted.holdCount, this.#operations);
   }
 
@@ -288,18 +258,6 @@ export class DriverLockProvider implements LockProvider {
     }
     hold.ttlMs = ttl;
     hold.extend(conservativeDeadline(startedAt, ttl), startedAt, ttl);
-  }
-
-  #forget(hold: Hold): void {
-    this.#holds.delete(hold);
-    if (this.#holdByKey.get(hold.key) === hold) this.#holdByKey.delete(hold.key);
-    this.#scheduler.remove(hold);
-  }
-
-  /** How long a hold of `key` in this provider that is not being released still lasts, in ms; undefined when there is none. */
-  #heldHereMs(key: string): number | undefined {
-    const hold = this.#holdByKey.get(key);
-    return hold === undefined || hold.releasing || !hold.active ? undefined : hold.validUntil - monotonicNow();
   }
 
   /** One scope for a caller's wait: their own signal, `close()`, and the `timeoutMs` budget (a `LockTimeoutError`). */
@@ -372,8 +330,7 @@ export class DriverLockProvider implements LockProvider {
 
   async #shutdown(): Promise<void> {
     for (const scope of [...this.#waits]) scope.abort(new ProviderClosedError(this.backend));
-    this.#scheduler.stop();
-    const holds = [...this.#holds];
+    const holds = this.#holds.stop();
     await Promise.allSettled(
       holds.map(async (hold) => {
         for (let i = 0; i < hold.openHandles; i++) await this.#driver.release(hold.key, hold.ownerSecret);
