@@ -32,6 +32,8 @@ export class SqlLockDriver implements LockDriver {
   readonly capabilities: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
   readonly acquire: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
   readonly #connection: SqlConnection;
+  /** Settles once the client library the connection needs is loaded (see `ready`). */
+  readonly #clientLoaded: Promise<void>;
   readonly #options: ResolvedSqlOptions;
   readonly #statements: LockStatements;
   readonly #listener: PgReleaseListener | undefined;
@@ -42,6 +44,9 @@ export class SqlLockDriver implements LockDriver {
   constructor(connection: SqlConnection, options: ResolvedSqlOptions) {
     this.backend = options.source.dialect;
     this.#connection = connection;
+    // Asked once: every statement waits on this settled promise instead of asking the connection again.
+    this.#clientLoaded = connection.ready();
+    this.#clientLoaded.catch(() => undefined);
     this.#options = options;
     this.#statements = dialectStatements(this.backend, options.table);
     if (connection.openListenClient !== undefined) {
@@ -91,7 +96,7 @@ export class SqlLockDriver implements LockDriver {
 
   /** Resolves once the client library a `url` needs is loaded, contacting nothing; rejects with `InvalidConfigError` if it is not installed. */
   ready(): Promise<void> {
-    return this.#connection.ready();
+    return this.#clientLoaded;
   }
 
   /** Creates or upgrades the lock table now (otherwise done on first use when `migrate` is on). */
@@ -115,7 +120,7 @@ export class SqlLockDriver implements LockDriver {
 
   async #run<T>(operation: string, statement: () => Promise<T>, forceMigration = false): Promise<T> {
     try {
-      await this.#connection.ready();
+      await this.#clientLoaded;
       if (this.#options.migrate || forceMigration) await this.#ensureMigrated();
       return await statement();
     } catch (error) {
