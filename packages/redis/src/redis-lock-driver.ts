@@ -84,27 +84,22 @@ export class RedisLockDriver implements LockDriver {
       waiterLeaseMs: config.settings.waiterLeaseMs,
       claimHandOffs: config.settings.waitForReplicas > 0,
     };
-    const timedOut = (operation: string, timeoutMs: number) => this.#failure(operation, new Error(`no answer within ${timeoutMs} ms`));
     this.#anyOutcomes = {
       value: (reply) => reply,
       error: (error, operation) => this.#failure(operation, error),
-      timedOut: (timeoutMs, operation) => timedOut(operation, timeoutMs),
+      timedOut: (timeoutMs, operation) => this.#timedOut(operation, timeoutMs),
     };
     this.#acquireOutcomes = {
+      ...this.#scriptOutcomes("acquire", QUEUED_ACQUIRE_SCRIPT),
       value: (reply, call) => this.#acquireResult(reply as AcquireReply, call.request),
-      error: (error) => this.#failure("acquire", error),
-      timedOut: (timeoutMs) => timedOut("acquire", timeoutMs),
       late: (reply, { request }) => this.#releaseLateGrant(request.key, request.ownerSecret, reply),
-      retry: (error, call) => QUEUED_ACQUIRE_SCRIPT.resend(error, this.#target, call.keys, call.args),
     };
     this.#releaseOutcomes = {
+      ...this.#scriptOutcomes("release", QUEUED_RELEASE_SCRIPT),
       value: (reply) => {
         const left = reply as number;
         return left === 0 ? FREED : left < 0 ? NOT_HELD : { held: true, holdCount: left };
       },
-      error: (error) => this.#failure("release", error),
-      timedOut: (timeoutMs) => timedOut("release", timeoutMs),
-      retry: (error, call) => QUEUED_RELEASE_SCRIPT.resend(error, this.#target, call.keys, call.args),
     };
   }
 
@@ -237,6 +232,19 @@ export class RedisLockDriver implements LockDriver {
   /** Bounds a server call by `commandTimeoutMs` (plus `extraMs`) and maps its failure to `BackendUnavailableError`. */
   #bound<T>(operation: string, call: Promise<T>, extraMs = 0): Promise<T> {
     return this.#deadlines.settle(call, this.#config.settings.commandTimeoutMs + extraMs, this.#anyOutcomes as CallOutcomes<T, T, string>, operation);
+  }
+
+  /** What every hot-path script call does with a failure, a timeout and a lost script; its answer is the caller's. */
+  #scriptOutcomes<R>(operation: string, script: RedisScript): Omit<CallOutcomes<unknown, R, ScriptCall<unknown>>, "value"> {
+    return {
+      error: (error) => this.#failure(operation, error),
+      timedOut: (timeoutMs) => this.#timedOut(operation, timeoutMs),
+      retry: (error, call) => script.resend(error, this.#target, call.keys, call.args),
+    };
+  }
+
+  #timedOut(operation: string, timeoutMs: number): Error {
+    return this.#failure(operation, new Error(`no answer within ${timeoutMs} ms`));
   }
 
   #failure(operation: string, error: unknown): Error {

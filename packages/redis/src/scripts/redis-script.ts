@@ -27,12 +27,22 @@ export class RedisScript {
     Object.freeze(this);
   }
 
-  /** The script's reply: `send`, then `resend` if the server had lost the script. */
-  run(target: ScriptTarget, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    return this.send(target, keys, args).catch((error: unknown) => {
+  /**
+   * The script's reply: `send`, then `resend` if the server had lost the script; a failure of either is rejected as
+   * `failure(error)`. One promise over the client's when the script answers.
+   */
+  run(
+    target: ScriptTarget,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    failure: (error: unknown) => unknown = (error) => error,
+  ): Promise<unknown> {
+    return this.send(target, keys, args).then(undefined, (error: unknown) => {
       const again = this.resend(error, target, keys, args);
-      if (again === undefined) throw error;
-      return again;
+      if (again === undefined) throw failure(error);
+      return again.catch((resendError: unknown) => {
+        throw failure(resendError);
+      });
     });
   }
 

@@ -44,15 +44,7 @@ export class RedlockNode {
 
   /** Runs `script`, failing with BACKEND_UNAVAILABLE (naming this node) when it errs; the caller bounds how long it may take. */
   run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    const target = this.#config.client as unknown as ScriptTarget;
-    // One promise on top of the client's when the script answers; the NOSCRIPT resend only when it does not.
-    return script.send(target, keys, args).then(undefined, (error: unknown) => {
-      const again = script.resend(error, target, keys, args);
-      if (again === undefined) throw this.#failure(operation, error);
-      return again.catch((resendError: unknown) => {
-        throw this.#failure(operation, resendError);
-      });
-    });
+    return script.run(this.#config.client as unknown as ScriptTarget, keys, args, (error) => this.#failure(operation, error));
   }
 
   /**
