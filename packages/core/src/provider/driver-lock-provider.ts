@@ -167,19 +167,25 @@ export class DriverLockProvider implements LockProvider {
    */
   #attemptOnce(request: DriverAcquireRequest, settings: AcquireOptions, waitIfRefused: boolean): Promise<Lock | null> {
     const startedAt = monotonicNow();
-    const refused = () => (waitIfRefused ? this.#acquireWithin(request, settings, true) : null);
     return settledCall(() => this.#driver.tryAcquire(request)).then(
       (result) => {
         if (this.#closed !== undefined) return this.#closedDuring(request, result);
-        if (!result.acquired) return refused();
+        if (!result.acquired) return this.#refusedOnce(request, settings, waitIfRefused);
         const granted = stampGrant(result, result.grantedAt ?? startedAt);
         if (this.#isFresh(request, granted)) return this.#grant(request, granted, settings);
-        return this.#confirmFresh(request, granted).then((confirmed) => (confirmed === undefined ? refused() : this.#grant(request, confirmed, settings)));
+        return this.#confirmFresh(request, granted).then((confirmed) =>
+          confirmed === undefined ? this.#refusedOnce(request, settings, waitIfRefused) : this.#grant(request, confirmed, settings),
+        );
       },
       (error: unknown) => {
         throw this.#failure("acquire", error);
       },
     );
+  }
+
+  /** What `#attemptOnce` answers when refused: the wait (acquire) or null (tryAcquire). */
+  #refusedOnce(request: DriverAcquireRequest, settings: AcquireOptions, waitIfRefused: boolean): Promise<Lock> | null {
+    return waitIfRefused ? this.#acquireWithin(request, settings, true) : null;
   }
 
   /** An attempt answered after `close()`: its grant is given back and the caller gets PROVIDER_CLOSED. */
