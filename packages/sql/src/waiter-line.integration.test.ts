@@ -117,11 +117,21 @@ for (const [name, target] of Object.entries(TARGETS)) {
       }
     });
 
-    it("places taken one after another keep that order, even within one millisecond", async () => {
-      const key = `order-${randomUUID()}`;
+    /** Runs `test` on the line of a key a provider holds, driven statement by statement; lets go of both after. */
+    const onHeldLine = async (test: (line: Line, key: string) => Promise<void>) => {
+      const key = `line-${randomUUID()}`;
       const holder = await provider().acquire(key, { ttlMs: 30_000 });
       const line = openLine(target.url);
       try {
+        await test(line, key);
+      } finally {
+        await line.close();
+        await holder.release();
+      }
+    };
+
+    it("places taken one after another keep that order, even within one millisecond", () =>
+      onHeldLine(async (line, key) => {
         // Secrets sorting against the order of joining: a tie broken by secret would reverse them.
         const secrets = Array.from({ length: 30 }, (_, i) => `waiter-${99 - i}`);
         for (const ownerSecret of secrets) {
@@ -130,28 +140,17 @@ for (const [name, target] of Object.entries(TARGETS)) {
         const ahead: number[] = [];
         for (const ownerSecret of secrets) ahead.push(await line.ahead(key, ownerSecret));
         expect(ahead).toEqual(secrets.map((_, i) => i));
-      } finally {
-        await line.close();
-        await holder.release();
-      }
-    });
+      }));
 
-    it("waiters joining one line at the same instant all get a place", async () => {
-      const key = `together-${randomUUID()}`;
-      const holder = await provider().acquire(key, { ttlMs: 30_000 });
-      const line = openLine(target.url);
-      try {
+    it("waiters joining one line at the same instant all get a place", () =>
+      onHeldLine(async (line, key) => {
         const secrets = Array.from({ length: 20 }, (_, i) => `together-${i}`);
         for (let poll = 0; poll < 3; poll++) {
           const results = await Promise.all(secrets.map((ownerSecret) => line.join(key, ownerSecret)));
           expect(results.filter((result) => result.acquired)).toEqual([]);
         }
         expect(await target.places(key)).toBe(secrets.length);
-      } finally {
-        await line.close();
-        await holder.release();
-      }
-    });
+      }));
 
     it("a newcomer's tryAcquire yields a free key to a live waiter", async () => {
       const key = `yield-${randomUUID()}`;
@@ -202,6 +201,8 @@ for (const [name, target] of Object.entries(TARGETS)) {
     });
   });
 }
+
+type Line = ReturnType<typeof openLine>;
 
 /** The line of waiters on the provider's default table, driven statement by statement over a connection of its own. */
 function openLine(url: string) {
