@@ -1,4 +1,4 @@
-import type { RedisScript } from "@distlock/redis";
+import type { RedisScript } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 
 /** SCRIPT LOAD of every script on `client`, checked against the sha EVALSHA names, so no measured call meets NOSCRIPT. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { holderLabel } from "@distlock/core";
-import { DEFAULT_REDIS_LOCK_OPTIONS, QUEUED_ACQUIRE_SCRIPT, QUEUED_RELEASE_SCRIPT, RedisKeyLayout } from "@distlock/redis";
+import { holderLabel } from "@distlock/core/driver";
+import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
+import { QUEUED_ACQUIRE_SCRIPT, QUEUED_RELEASE_SCRIPT, RedisKeyLayout } from "@distlock/redis/internal";
 import { Redis } from "ioredis";
 import { loadScripts } from "./load-scripts.js";
 import type { RedisLockSubject } from "./lock-subjects.js";

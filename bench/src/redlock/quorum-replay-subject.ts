@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { holderLabel } from "@distlock/core";
-import { RedisKeyLayout, type RedisScript } from "@distlock/redis";
-import { DEFAULT_REDLOCK_LOCK_OPTIONS, LeaseBudget } from "@distlock/redlock";
+import { holderLabel } from "@distlock/core/driver";
+import { RedisKeyLayout, type RedisScript } from "@distlock/redis/internal";
+import { DEFAULT_REDLOCK_LOCK_OPTIONS } from "@distlock/redlock";
+import { LeaseBudget } from "@distlock/redlock/internal";
 import { loadScripts } from "../redis/load-scripts.js";
 import type { RedisLockSubject } from "../redis/lock-subjects.js";
 import { quorumScripts } from "./quorum-scripts.js";

@@ -1,4 +1,4 @@
-import { RedisScript } from "@distlock/redis";
+import { RedisScript } from "@distlock/redis/internal";
 
 /** distlock redlock's scripts for an uncontended acquire and release. */
 export interface QuorumScripts {

@@ -1,4 +1,5 @@
-import { LockError, redactCredentials } from "@distlock/core";
+import { LockError } from "@distlock/core";
+import { redactCredentials } from "@distlock/core/driver";
 import { CliError } from "./cli-error.js";
 import { ExitCode } from "./exit-codes.js";
 

@@ -1,4 +1,5 @@
-import { LockError, type LockErrorCode, type LockProvider, monotonicNow } from "@distlock/core";
+import { LockError, type LockErrorCode, type LockProvider } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
 import { expect } from "vitest";
 
 /** Awaits `promise`, expecting a distlock error with `code`; returns it for further checks. */

@@ -1,4 +1,5 @@
-import { InvalidConfigError, type LockProvider, type LockUrl, type ResolvedLockConfig } from "@distlock/core";
+import { InvalidConfigError, type LockProvider } from "@distlock/core";
+import type { LockUrl, ResolvedLockConfig } from "@distlock/core/driver";
 import { EtcdLockProvider } from "./etcd-lock-provider.js";
 import type { EtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
 

@@ -1,17 +1,13 @@
+import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
 import {
-  BackendUnavailableError,
   type DriverAcquireRequest,
   type DriverAcquireResult,
   type DriverGranted,
   type DriverRenewal,
   type DriverWait,
-  type LockCapabilities,
   type LockDriver,
-  LockError,
-  type LockState,
-  ProviderClosedError,
   roundTtl,
-} from "@distlock/core";
+} from "@distlock/core/driver";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import { BackgroundTasks } from "./background-tasks.js";
 import { createEtcdClient } from "./create-etcd-client.js";

@@ -1,4 +1,5 @@
-import { type InvalidConfigError, LockError, LockErrorCode, resolveLockConfig } from "@distlock/core";
+import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
+import { resolveLockConfig } from "@distlock/core/driver";
 import { describe, expect, it } from "vitest";
 import { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
 import { EtcdLockProvider } from "./etcd-lock-provider.js";

@@ -1,4 +1,4 @@
-import { DriverLockProvider } from "@distlock/core";
+import { DriverLockProvider } from "@distlock/core/driver";
 import { EtcdLockDriver } from "./etcd-lock-driver.js";
 import { type EtcdLockProviderOptions, resolveEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
 

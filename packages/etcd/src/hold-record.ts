@@ -1,4 +1,4 @@
-import type { DriverGranted } from "@distlock/core";
+import type { DriverGranted } from "@distlock/core/driver";
 import type { LeaseKeeper } from "./lease-keeper.js";
 import type { MemberValue } from "./lock-keys.js";
 

@@ -1,4 +1,4 @@
-import { type DriverAcquireRequest, monotonicNow } from "@distlock/core";
+import { type DriverAcquireRequest, monotonicNow } from "@distlock/core/driver";
 import type { Etcd3, IKeyValue } from "etcd3";
 import type { BackgroundTasks } from "./background-tasks.js";
 import { type HoldRecord, holdId } from "./hold-record.js";

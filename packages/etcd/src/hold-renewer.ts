@@ -1,4 +1,5 @@
-import { BackendUnavailableError, type DriverGranted, type DriverRenewal } from "@distlock/core";
+import { BackendUnavailableError } from "@distlock/core";
+import type { DriverGranted, DriverRenewal } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 import type { BackgroundTasks } from "./background-tasks.js";
 import { grantedFrom, type HoldRecord, MAX_CAS_ATTEMPTS } from "./hold-record.js";

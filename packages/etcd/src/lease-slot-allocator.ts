@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest } from "@distlock/core";
+import type { DriverAcquireRequest } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 import type { BackgroundTasks } from "./background-tasks.js";
 import type { HoldRegistry } from "./hold-registry.js";

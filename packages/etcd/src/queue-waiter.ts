@@ -1,4 +1,4 @@
-import { abortableSleep, type DriverAcquireRequest, type DriverGranted } from "@distlock/core";
+import { abortableSleep, type DriverAcquireRequest, type DriverGranted } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 import { DeletionWatch } from "./deletion-watch.js";
 import type { ResolvedEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";

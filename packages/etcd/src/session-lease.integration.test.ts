@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { LockError, LockErrorCode, monotonicNow, runAsLockOwner } from "@distlock/core";
+import { LockError, LockErrorCode, runAsLockOwner } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
 import { startEtcd } from "@distlock/test-servers";
 import { Etcd3 } from "etcd3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";

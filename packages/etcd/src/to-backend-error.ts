@@ -1,4 +1,5 @@
-import { BackendUnavailableError, LockError, redactCredentials } from "@distlock/core";
+import { BackendUnavailableError, LockError } from "@distlock/core";
+import { redactCredentials } from "@distlock/core/driver";
 import {
   ClientClosedError,
   EtcdAuthenticationFailedError,

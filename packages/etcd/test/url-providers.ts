@@ -1,4 +1,5 @@
-import { LockError, LockErrorCode, type LockProvider, type LockProviderConfig, resolveLockConfig } from "@distlock/core";
+import { LockError, LockErrorCode, type LockProvider, type LockProviderConfig } from "@distlock/core";
+import { resolveLockConfig } from "@distlock/core/driver";
 import { afterEach, expect } from "vitest";
 import { createLockProviderFromConfig } from "../src/create-lock-provider-from-config.js";
 

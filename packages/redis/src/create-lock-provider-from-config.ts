@@ -1,4 +1,5 @@
-import { InvalidConfigError, type ResolvedLockConfig } from "@distlock/core";
+import { InvalidConfigError } from "@distlock/core";
+import type { ResolvedLockConfig } from "@distlock/core/driver";
 import { resolveRedisSettings } from "./options/resolve-redis-settings.js";
 import { RedisLockProvider } from "./redis-lock-provider.js";
 

@@ -1,4 +1,5 @@
-import { InvalidConfigError, type LockUrl, parseLockUrl } from "@distlock/core";
+import { InvalidConfigError } from "@distlock/core";
+import { type LockUrl, parseLockUrl } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
 import { CONNECTION_PARAMS, createRedisConnection } from "./connection/create-redis-connection.js";
 import { DEFAULT_REDIS_LOCK_OPTIONS, type RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";

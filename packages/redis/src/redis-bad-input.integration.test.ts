@@ -1,5 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
-import { createLockProvider, LockError, LockErrorCode, monotonicNow } from "@distlock/core";
+import { createLockProvider, LockError, LockErrorCode } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
 import { startRedis } from "@distlock/test-servers";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
+import { BackendUnavailableError, type LockCapabilities, type LockState } from "@distlock/core";
 import {
-  BackendUnavailableError,
   CallDeadlines,
   type CallOutcomes,
   type DriverAcquireRequest,
@@ -7,11 +7,9 @@ import {
   type DriverGranted,
   type DriverRenewal,
   type DriverWait,
-  type LockCapabilities,
   type LockDriver,
-  type LockState,
   redactCredentials,
-} from "@distlock/core";
+} from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
 import { keySlot } from "./keys/key-slot.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";

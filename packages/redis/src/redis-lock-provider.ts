@@ -1,4 +1,4 @@
-import { DriverLockProvider } from "@distlock/core";
+import { DriverLockProvider } from "@distlock/core/driver";
 import { createRedisLockDriver } from "./create-redis-lock-driver.js";
 import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
 

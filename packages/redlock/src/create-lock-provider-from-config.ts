@@ -1,4 +1,5 @@
-import { InvalidConfigError, type ResolvedLockConfig } from "@distlock/core";
+import { InvalidConfigError } from "@distlock/core";
+import type { ResolvedLockConfig } from "@distlock/core/driver";
 import { resolveRedlockSettings } from "./options/resolve-redlock-settings.js";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
 

@@ -1,4 +1,5 @@
-import { InvalidConfigError, type LockUrl, parseLockUrl } from "@distlock/core";
+import { InvalidConfigError } from "@distlock/core";
+import { type LockUrl, parseLockUrl } from "@distlock/core/driver";
 import { createNodesFromClients, createNodesFromUrl } from "./nodes/create-redlock-nodes.js";
 import { DEFAULT_REDLOCK_LOCK_OPTIONS, type RedlockLockProviderOptions } from "./options/redlock-lock-provider-options.js";
 import { resolveRedlockSettings } from "./options/resolve-redlock-settings.js";

@@ -1,20 +1,16 @@
+import { BackendUnavailableError, type LockCapabilities, type LockState, type NodeOutcome, QuorumNotReachedError } from "@distlock/core";
 import {
-  BackendUnavailableError,
   type DriverAcquireRequest,
   type DriverAcquireResult,
   type DriverGranted,
   type DriverRefused,
   type DriverRenewal,
   type DriverWait,
-  type LockCapabilities,
   type LockDriver,
-  type LockState,
   monotonicNow,
-  type NodeOutcome,
-  QuorumNotReachedError,
   type ReleaseWatch,
-} from "@distlock/core";
-import { INSPECT_SCRIPT, RENEW_SCRIPT, RedisKeyLayout, type RedisScript } from "@distlock/redis";
+} from "@distlock/core/driver";
+import { INSPECT_SCRIPT, RENEW_SCRIPT, RedisKeyLayout, type RedisScript } from "@distlock/redis/internal";
 import { maxToken, parseStoredToken } from "./fencing/stored-token.js";
 import { TokenProposals } from "./fencing/token-proposals.js";
 import type { RedlockNode } from "./nodes/redlock-node.js";

@@ -1,4 +1,4 @@
-import { DriverLockProvider } from "@distlock/core";
+import { DriverLockProvider } from "@distlock/core/driver";
 import { createRedlockLockDriver } from "./create-redlock-lock-driver.js";
 import type { RedlockLockProviderOptions } from "./options/redlock-lock-provider-options.js";
 

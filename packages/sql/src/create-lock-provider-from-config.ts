@@ -1,4 +1,5 @@
-import { DEFAULT_LOCK_URL, InvalidConfigError, type LockProvider, parseLockUrl, type ResolvedLockConfig } from "@distlock/core";
+import { DEFAULT_LOCK_URL, InvalidConfigError, type LockProvider } from "@distlock/core";
+import { parseLockUrl, type ResolvedLockConfig } from "@distlock/core/driver";
 import { SqlLockProvider } from "./sql-lock-provider.js";
 
 /** What `createLockProvider()` in core calls for the postgres, mysql and sqlite backends; rejects at once if the URL's client library is missing. */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { abortLateness, TIMER_ORDER_SLACK_MS } from "@distlock/conformance";
-import { LockError, LockErrorCode, monotonicNow } from "@distlock/core";
+import { LockError, LockErrorCode } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
 import { type MariadbServer, type PostgresServer, startMariadb, startPostgres } from "@distlock/test-servers";
 import { createPool } from "mysql2";
 import pg from "pg";

@@ -1,17 +1,13 @@
+import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
 import {
-  BackendUnavailableError,
   type DriverAcquireRequest,
   type DriverAcquireResult,
   type DriverGranted,
   type DriverRenewal,
   type DriverWait,
-  type LockCapabilities,
   type LockDriver,
-  LockError,
-  type LockState,
-  ProviderClosedError,
   redactCredentials,
-} from "@distlock/core";
+} from "@distlock/core/driver";
 import type { SqlConnection } from "./connect/sql-connection.js";
 import { runLockTableMigrations } from "./migrations/migrate-lock-table.js";
 import type { ResolvedSqlOptions } from "./options/resolve-sql-options.js";

@@ -1,4 +1,4 @@
-import { DriverLockProvider } from "@distlock/core";
+import { DriverLockProvider } from "@distlock/core/driver";
 import { openSqlConnection } from "./connect/open-sql-connection.js";
 import { resolveSqlOptions } from "./options/resolve-sql-options.js";
 import type { SqlLockProviderOptions } from "./options/sql-lock-provider-options.js";

@@ -1,4 +1,4 @@
-import { monotonicNow } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
 
 /** The rejection of `promise` (undefined if it fulfils). */
 export function rejectionOf(promise: Promise<unknown>): Promise<unknown> {

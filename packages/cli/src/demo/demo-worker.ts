@@ -1,4 +1,5 @@
-import { abortableSleep, createLockProvider, elect, withLock } from "@distlock/core";
+import { createLockProvider, elect, withLock } from "@distlock/core";
+import { abortableSleep } from "@distlock/core/driver";
 import type { DemoEvent } from "./demo-protocol.js";
 
 const worker = Number(process.env.DEMO_WORKER);

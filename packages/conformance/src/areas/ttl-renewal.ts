@@ -1,4 +1,5 @@
-import { LockError, LockErrorCode, monotonicNow } from "@distlock/core";
+import { LockError, LockErrorCode } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
 import { describe, expect, it } from "vitest";
 import { aborted, abortLateness, elapse, TIMER_ORDER_SLACK_MS } from "../expectations.js";
 import { useHarness } from "../harness.js";

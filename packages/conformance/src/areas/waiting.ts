@@ -1,4 +1,5 @@
-import { LockErrorCode, monotonicNow } from "@distlock/core";
+import { LockErrorCode } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
 import { describe, expect, it } from "vitest";
 import { expectLockError, queued } from "../expectations.js";
 import { useHarness } from "../harness.js";

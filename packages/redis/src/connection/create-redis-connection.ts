@@ -1,4 +1,5 @@
-import { InvalidConfigError, type LockUrl } from "@distlock/core";
+import { InvalidConfigError } from "@distlock/core";
+import type { LockUrl } from "@distlock/core/driver";
 import { Cluster, type ClusterNode, Redis, type RedisOptions } from "ioredis";
 import type { RedisLockSettings } from "../options/redis-lock-provider-options.js";
 

@@ -1,4 +1,5 @@
-import type { DriverLockProviderOptions, LockUrl } from "@distlock/core";
+import type { DriverLockProviderOptions } from "@distlock/core";
+import type { LockUrl } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
 
 /** Options of `RedisLockProvider`; give `url` or `client`, not both. */

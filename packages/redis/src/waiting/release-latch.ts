@@ -1,4 +1,4 @@
-import type { ReleaseWatch } from "@distlock/core";
+import type { ReleaseWatch } from "@distlock/core/driver";
 
 /** One waiter's view of a release channel: a release seen while nobody waited is kept until the next `next()`. */
 export class ReleaseLatch implements ReleaseWatch {

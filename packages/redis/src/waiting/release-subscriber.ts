@@ -1,4 +1,4 @@
-import type { ReleaseWatch } from "@distlock/core";
+import type { ReleaseWatch } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
 import { ReleaseLatch } from "./release-latch.js";
 

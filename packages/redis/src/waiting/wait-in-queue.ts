@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, monotonicNow, stampGrant } from "@distlock/core";
+import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, monotonicNow, stampGrant } from "@distlock/core/driver";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
 import type { ChannelListener } from "./release-subscriber.js";
 

@@ -1,5 +1,7 @@
-import { InvalidConfigError, type LockUrl } from "@distlock/core";
-import { createRedisConnection, DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
+import { InvalidConfigError } from "@distlock/core";
+import type { LockUrl } from "@distlock/core/driver";
+import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
+import { createRedisConnection } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 import type { RedlockLockSettings } from "../options/redlock-lock-provider-options.js";
 import { RedlockNode } from "./redlock-node.js";

@@ -1,5 +1,6 @@
-import { BackendUnavailableError, CallDeadlines, monotonicNow, redactCredentials } from "@distlock/core";
-import { type ChannelListener, type RedisScript, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis";
+import { BackendUnavailableError } from "@distlock/core";
+import { CallDeadlines, monotonicNow, redactCredentials } from "@distlock/core/driver";
+import { type ChannelListener, type RedisScript, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 
 /** One independent Redis master of a Redlock quorum. */

@@ -1,4 +1,5 @@
-import type { DriverLockProviderOptions, LockUrl } from "@distlock/core";
+import type { DriverLockProviderOptions } from "@distlock/core";
+import type { LockUrl } from "@distlock/core/driver";
 import type { Redis } from "ioredis";
 
 /** Options of `RedlockLockProvider`; give `url` or `clients`, not both. */

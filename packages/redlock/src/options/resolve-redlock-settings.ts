@@ -1,5 +1,5 @@
 import { MAX_DURATION_MS } from "@distlock/core";
-import { booleanSetting, numberSetting, prefixSetting, type SettingCheck, validateSettings } from "@distlock/redis";
+import { booleanSetting, numberSetting, prefixSetting, type SettingCheck, validateSettings } from "@distlock/redis/internal";
 import type { RedlockLockSettings } from "./redlock-lock-provider-options.js";
 
 const CHECKS: Readonly<Record<keyof RedlockLockSettings, SettingCheck>> = {

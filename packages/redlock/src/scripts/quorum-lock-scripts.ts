@@ -1,4 +1,4 @@
-import { KEEP_QUEUE, NOW_US, REENTER, RedisScript } from "@distlock/redis";
+import { KEEP_QUEUE, NOW_US, REENTER, RedisScript } from "@distlock/redis/internal";
 
 /**
  * Lua helpers of a node's wait queue: a sorted set of waiter ids scored by the waiter's ticket (its client's clock when

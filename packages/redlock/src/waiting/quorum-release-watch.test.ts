@@ -1,4 +1,4 @@
-import { monotonicNow } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
 import { describe, expect, it } from "vitest";
 import { QuorumReleaseWatch } from "./quorum-release-watch.js";
 

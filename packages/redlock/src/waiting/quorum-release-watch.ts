@@ -1,4 +1,4 @@
-import { abortableSleep, MAX_POLL_INTERVAL_MS, monotonicNow, type ReleaseWatch } from "@distlock/core";
+import { abortableSleep, MAX_POLL_INTERVAL_MS, monotonicNow, type ReleaseWatch } from "@distlock/core/driver";
 
 /** How a `QuorumReleaseWatch` decides to wake its waiter. */
 export interface QuorumReleaseWatchConfig {

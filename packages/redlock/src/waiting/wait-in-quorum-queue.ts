@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type DriverAcquireResult, type DriverGranted, monotonicNow, type ReleaseWatch, stampGrant } from "@distlock/core";
-import { queueRefreshMs } from "@distlock/redis";
+import { type DriverAcquireResult, type DriverGranted, monotonicNow, type ReleaseWatch, stampGrant } from "@distlock/core/driver";
+import { queueRefreshMs } from "@distlock/redis/internal";
 import { wallClockMicros } from "../fencing/token-proposals.js";
 
 /**

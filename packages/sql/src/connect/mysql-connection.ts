@@ -1,4 +1,4 @@
-import type { LockUrl } from "@distlock/core";
+import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, MysqlDialect } from "kysely";
 import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
 import type { Mysql2Module, Mysql2Pool, Mysql2PoolOptions } from "../clients/mysql2-api.js";

@@ -1,4 +1,4 @@
-import type { LockUrl } from "@distlock/core";
+import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, PostgresDialect } from "kysely";
 import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
 import type { PgConnectionConfig, PgModule, PgPool } from "../clients/pg-api.js";

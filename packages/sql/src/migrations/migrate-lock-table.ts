@@ -1,4 +1,5 @@
-import { BackendUnavailableError, redactCredentials } from "@distlock/core";
+import { BackendUnavailableError } from "@distlock/core";
+import { redactCredentials } from "@distlock/core/driver";
 import { Migrator, sql } from "kysely";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";

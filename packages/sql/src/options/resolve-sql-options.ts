@@ -1,4 +1,5 @@
-import { InvalidConfigError, type LockUrl, MAX_DURATION_MS, parseLockUrl } from "@distlock/core";
+import { InvalidConfigError, MAX_DURATION_MS } from "@distlock/core";
+import { type LockUrl, parseLockUrl } from "@distlock/core/driver";
 import type { SqliteDatabase } from "kysely";
 import type { Mysql2Pool } from "../clients/mysql2-api.js";
 import type { PgPool } from "../clients/pg-api.js";

@@ -1,4 +1,5 @@
-import type { DriverLockProviderOptions, LockUrl } from "@distlock/core";
+import type { DriverLockProviderOptions } from "@distlock/core";
+import type { LockUrl } from "@distlock/core/driver";
 import type { SqliteDatabase } from "kysely";
 import type { Mysql2Pool } from "../clients/mysql2-api.js";
 import type { PgPool } from "../clients/pg-api.js";

@@ -1,4 +1,4 @@
-import { MAX_POLL_INTERVAL_MS, type ReleaseWatch } from "@distlock/core";
+import { MAX_POLL_INTERVAL_MS, type ReleaseWatch } from "@distlock/core/driver";
 import type { ListenClient } from "../connect/sql-connection.js";
 
 /** How long a new watch waits for the listening connection before it relies on short fallback timeouts. */

@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverAcquireResult, DriverRefused, DriverRenewal, LockState } from "@distlock/core";
+import type { LockState } from "@distlock/core";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverRefused, DriverRenewal } from "@distlock/core/driver";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import type { WaiterQueue } from "./waiter-queue.js";

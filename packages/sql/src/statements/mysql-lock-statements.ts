@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverAcquireResult, DriverRenewal } from "@distlock/core";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverRenewal } from "@distlock/core/driver";
 import { sql } from "kysely";
 import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-statements.js";
 import { MYSQL_FLAVOR } from "./mysql-flavor.js";

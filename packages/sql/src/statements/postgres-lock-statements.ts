@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverAcquireResult } from "@distlock/core";
+import type { DriverAcquireRequest, DriverAcquireResult } from "@distlock/core/driver";
 import { type RawBuilder, sql } from "kysely";
 import { acquireFunctionName, releaseChannel, releaseFunctionName } from "../postgres/postgres-lock-functions.js";
 import type { AnyKysely, ReleaseOutcome } from "./lock-statements.js";

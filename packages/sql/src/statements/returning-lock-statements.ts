@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverAcquireResult, DriverRenewal } from "@distlock/core";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverRenewal } from "@distlock/core/driver";
 import { type RawBuilder, sql } from "kysely";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-statements.js";

@@ -7,7 +7,7 @@ import {
   monotonicNow,
   type ReleaseWatch,
   stampGrant,
-} from "@distlock/core";
+} from "@distlock/core/driver";
 
 /** How long a waiter's place stays live after its last poll; bounds how long a vanished waiter holds up a free key. */
 export const WAITER_CLAIM_MS = 2_000;

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULT_REDIS_LOCK_OPTIONS, RedisKeyLayout } from "@distlock/redis";
+import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
+import { RedisKeyLayout } from "@distlock/redis/internal";
 import { type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { EVERYONE, type HistoryEvent, machineNow } from "../history/history-event.js";
 import { markFault, nextHolder, type RowRun } from "../runner/row-run.js";

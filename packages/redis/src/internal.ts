@@ -1,0 +1,18 @@
+/**
+ * What `@distlock/redlock` and the workspace's bench and fault tools share with this package: connections,
+ * scripts and waiting. Not part of the public API; it changes without notice.
+ */
+export { createRedisConnection } from "./connection/create-redis-connection.js";
+export { createRedisLockDriver } from "./create-redis-lock-driver.js";
+export { CLUSTER_SLOTS, keySlot } from "./keys/key-slot.js";
+export { RedisKeyLayout } from "./keys/redis-key-layout.js";
+export type { RedisLockSettings } from "./options/redis-lock-provider-options.js";
+export { booleanSetting, numberSetting, prefixSetting, type SettingCheck, validateSettings } from "./options/setting-checks.js";
+export { RedisLockDriver, type RedisLockDriverConfig } from "./redis-lock-driver.js";
+export { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+export { KEEP_QUEUE, NOW_US, REENTER } from "./scripts/lua-functions.js";
+export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
+export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";
+export { ReleaseLatch } from "./waiting/release-latch.js";
+export { type ChannelListener, ReleaseSubscriber, type ReleaseSubscriberConfig } from "./waiting/release-subscriber.js";
+export { queueRefreshMs } from "./waiting/wait-in-queue.js";
