@@ -4,6 +4,7 @@ export { DEFAULT_ELECTION_RETRY_DELAY_MS, Election, type ElectionOptions, elect,
 export { type RunExclusiveOptions, type RunExclusiveResult, runExclusive } from "./coordination/run-exclusive.js";
 export { BackendUnavailableError } from "./errors/backend-unavailable-error.js";
 export { LockErrorCode } from "./errors/error-codes.js";
+export { FencedOutError } from "./errors/fenced-out-error.js";
 export { InvalidArgumentError } from "./errors/invalid-argument-error.js";
 export { InvalidConfigError } from "./errors/invalid-config-error.js";
 export { LockError } from "./errors/lock-error.js";
@@ -11,6 +12,7 @@ export { LockLostError } from "./errors/lock-lost-error.js";
 export { LockTimeoutError } from "./errors/lock-timeout-error.js";
 export { ProviderClosedError } from "./errors/provider-closed-error.js";
 export { type NodeOutcome, QuorumNotReachedError } from "./errors/quorum-not-reached-error.js";
+export { VersionConflictError } from "./errors/version-conflict-error.js";
 export type { MemoryWaitMode } from "./memory/memory-lock-driver.js";
 export { MemoryLockProvider, type MemoryLockProviderOptions, memoryLockStore } from "./memory/memory-lock-provider.js";
 export { MemoryLockStore } from "./memory/memory-lock-store.js";

@@ -7,6 +7,8 @@ export const LockErrorCode = {
   BackendUnavailable: "BACKEND_UNAVAILABLE",
   QuorumNotReached: "QUORUM_NOT_REACHED",
   ProviderClosed: "PROVIDER_CLOSED",
+  FencedOut: "FENCED_OUT",
+  VersionConflict: "VERSION_CONFLICT",
 } as const;
 
 export type LockErrorCode = (typeof LockErrorCode)[keyof typeof LockErrorCode];

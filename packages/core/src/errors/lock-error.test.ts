@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { FencedOutError } from "./fenced-out-error.js";
 import { InvalidArgumentError } from "./invalid-argument-error.js";
 import { LockError } from "./lock-error.js";
 import { LockLostError } from "./lock-lost-error.js";
 import { redactCredentials } from "./redact-credentials.js";
+import { VersionConflictError } from "./version-conflict-error.js";
 
 describe("LockError", () => {
   it("is() matches every subclass and narrows by code", () => {
@@ -33,5 +35,21 @@ describe("redactCredentials", () => {
     expect(redactCredentials("connect redis://user:s3cret@h:1 failed")).toBe("connect redis://user:***@h:1 failed");
     expect(redactCredentials("host=db password=s3cret user=x")).toBe("host=db password=*** user=x");
     expect(redactCredentials("redis://h:1 ok")).toBe("redis://h:1 ok");
+  });
+});
+
+describe("fencing and optimistic errors", () => {
+  it("FencedOutError names the resource, both tokens and says nothing was changed", () => {
+    const error = new FencedOutError('table "product"', 7n, 9n);
+    expect([error.code, error.resource, error.fencingToken, error.storedToken]).toEqual(["FENCED_OUT", 'table "product"', 7n, 9n]);
+    expect(error.message).toContain("fencing token 7");
+    expect(error.message).toContain("token 9");
+    expect(LockError.is(error, "FENCED_OUT")).toBe(true);
+  });
+
+  it("VersionConflictError counts the attempts", () => {
+    const error = new VersionConflictError('table "product"', 3);
+    expect([error.code, error.attempts]).toEqual(["VERSION_CONFLICT", 3]);
+    expect(error.message).toContain("3 optimistic attempts");
   });
 });
