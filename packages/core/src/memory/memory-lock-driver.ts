@@ -1,4 +1,5 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver, ReleaseWatch } from "../driver/lock-driver.js";
+import { Latch } from "../time/latch.js";
 import type { LockCapabilities } from "../types.js";
 import type { MemoryLockStore } from "./memory-lock-store.js";
 
@@ -47,27 +48,10 @@ export class MemoryLockDriver implements LockDriver {
 }
 
 function watchStoreReleases(store: MemoryLockStore, key: string): ReleaseWatch {
-  let seen = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = store.onRelease(key, () => {
-    seen = true;
-    wake?.();
-  });
+  const released = new Latch("spent-by-wait");
+  const unsubscribe = store.onRelease(key, () => released.open());
   return {
-    next: (timeoutMs, signal) =>
-      new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", done);
-          wake = undefined;
-          seen = false;
-          resolve();
-        };
-        const timer = setTimeout(done, timeoutMs);
-        if (seen || signal.aborted) return done();
-        wake = done;
-        signal.addEventListener("abort", done, { once: true });
-      }),
+    next: (timeoutMs, signal) => released.wait(timeoutMs, signal),
     close: unsubscribe,
   };
 }
