@@ -5,8 +5,8 @@ import { LockError } from "./lock-error.js";
 export class InvalidArgumentError extends LockError {
   readonly field: string;
 
-  constructor(field: string, problem: string) {
-    super(LockErrorCode.InvalidArgument, `Invalid ${field}: ${problem}.`);
+  constructor(field: string, problem: string, options?: ErrorOptions) {
+    super(LockErrorCode.InvalidArgument, `Invalid ${field}: ${problem}.`, options);
     this.field = field;
   }
 }
