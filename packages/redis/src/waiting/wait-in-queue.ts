@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, monotonicNow, stampGrant } from "@distlock/core/driver";
+import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, Latch, monotonicNow, stampGrant } from "@distlock/core/driver";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
 import type { ChannelListener } from "./release-subscriber.js";
 
@@ -26,12 +26,12 @@ export interface QueueAccess {
 export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
   const waiterId = randomBytes(12).toString("base64url");
   let handOff: HandOffMessage | undefined;
-  let wake: (() => void) | undefined;
+  let pause: Latch | undefined;
   const stopListening = await queue.listen(request.key, (message) => {
     const parsed = message === null ? undefined : parseHandOffMessage(message);
     if (message !== null && parsed?.waiterId !== waiterId) return;
     if (parsed !== undefined && !queue.claimHandOffs) handOff = parsed;
-    wake?.();
+    pause?.open();
   });
   const refreshMs = queueRefreshMs(queue.waiterLeaseMs, request.ttlMs);
   try {
@@ -41,8 +41,12 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       const result = await queue.attempt(request, waiterId);
       if (result.acquired) return stampGrant(result, sentAt);
       // This attempt ran before any hand-off to this waiter, so a hand-off's lease started after `sentAt`.
-      if (handOff === undefined) await pause(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal, (resume) => (wake = resume));
-      wake = undefined;
+      if (handOff === undefined) {
+        // A latch per pause: only a message that comes while it waits ends it early.
+        pause = new Latch();
+        await pause.wait(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal);
+        pause = undefined;
+      }
       if (handOff !== undefined) return { acquired: true, fencingToken: handOff.fencingToken, holdCount: 1, ttlMs: handOff.ttlMs, grantedAt: sentAt };
     }
   } catch (error) {
@@ -57,18 +61,4 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
 /** How often a queued waiter refreshes its place: well within its lease, and often enough to notice a holder's lease ending unreleased. */
 export function queueRefreshMs(waiterLeaseMs: number, ttlMs: number): number {
   return Math.max(1, Math.min(waiterLeaseMs / 3, ttlMs / 4));
-}
-
-/** Resolves after `ms`, on abort, or when the function given to `onResume` is called. */
-function pause(ms: number, signal: AbortSignal, onResume: (resume: () => void) => void): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    onResume(done);
-  });
 }
