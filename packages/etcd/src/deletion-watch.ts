@@ -1,3 +1,4 @@
+import { Latch } from "@distlock/core/driver";
 import type { Etcd3, IWatchResponse, Watcher } from "etcd3";
 
 /**
@@ -9,55 +10,41 @@ export class DeletionWatch {
   readonly key: Buffer;
   readonly fromRevision: bigint;
   readonly #watcher: Watcher;
-  #deleted = false;
-  #wake: (() => void) | undefined;
+  readonly #deleted = new Latch("stays-open");
 
   private constructor(key: Buffer, watcher: Watcher, fromRevision: bigint) {
     this.key = key;
     this.#watcher = watcher;
     this.fromRevision = fromRevision;
-    watcher.on("delete", () => {
-      this.#deleted = true;
-      this.#wake?.();
-    });
+    watcher.on("delete", () => this.#deleted.open());
   }
 
   /** Opens the watch and waits until etcd confirmed it (bounded by `timeoutMs`). */
-  static open(client: Etcd3, key: Buffer, timeoutMs: number): Promise<DeletionWatch> {
+  static async open(client: Etcd3, key: Buffer, timeoutMs: number): Promise<DeletionWatch> {
     const watcher = client.watch().key(key).watcher();
     watcher.on("error", () => undefined);
-    return new Promise<DeletionWatch>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        void watcher.cancel().catch(() => undefined);
-        reject(new Error(`etcd did not confirm a watch within ${timeoutMs} ms`));
-      }, timeoutMs);
-      watcher.once("connected", (response: IWatchResponse) => {
-        clearTimeout(timer);
-        const watch = new DeletionWatch(key, watcher, BigInt(response.header.revision));
-        resolve(watch);
-      });
+    const confirmed = new Latch("stays-open");
+    let watch: DeletionWatch | undefined;
+    watcher.once("connected", (response: IWatchResponse) => {
+      watch = new DeletionWatch(key, watcher, BigInt(response.header.revision));
+      confirmed.open();
     });
+    await confirmed.wait(timeoutMs);
+    if (watch === undefined) {
+      void watcher.cancel().catch(() => undefined);
+      throw new Error(`etcd did not confirm a watch within ${timeoutMs} ms`);
+    }
+    return watch;
   }
 
   /** Resolves once the key was deleted (at once if that was already seen), after `timeoutMs`, or on abort; never rejects. */
   next(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (this.#deleted || signal.aborted) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      timer.unref();
-      signal.addEventListener("abort", done, { once: true });
-      this.#wake = done;
-    });
+    return this.#deleted.wait(timeoutMs, signal);
   }
 
+  /** Ends a pending `next()`, and every later one at once. */
   close(): void {
-    this.#wake?.();
+    this.#deleted.open();
     this.#watcher.removeAllListeners("delete");
     void this.#watcher.cancel().catch(() => undefined);
   }
