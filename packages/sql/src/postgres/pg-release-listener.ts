@@ -1,4 +1,4 @@
-import { MAX_POLL_INTERVAL_MS, type ReleaseWatch } from "@distlock/core/driver";
+import { Latch, MAX_POLL_INTERVAL_MS, type ReleaseWatch } from "@distlock/core/driver";
 import type { ListenClient } from "../connect/sql-connection.js";
 
 /** How long a new watch waits for the listening connection before it relies on short fallback timeouts. */
@@ -7,8 +7,7 @@ const CONNECT_GRACE_MS = 1_000;
 interface KeyWatch {
   /** Whose turn this watch waits for (see `waiterTag`). */
   readonly tag: string;
-  seen: boolean;
-  wake: (() => void) | undefined;
+  readonly released: Latch;
 }
 
 /**
@@ -35,11 +34,13 @@ export class PgReleaseListener {
 
   /** Subscribes to releases of `key` that are `tag`'s turn; resolves once LISTEN is in place (or after a short grace if it cannot be). */
   async watch(key: string, tag: string): Promise<ReleaseWatch> {
-    const state: KeyWatch = { tag, seen: false, wake: undefined };
+    const state: KeyWatch = { tag, released: new Latch("spent-by-wait") };
     const watches = this.#watches.get(key) ?? new Set();
     this.#watches.set(key, watches);
     watches.add(state);
-    await Promise.race([this.#connect(), new Promise((resolve) => setTimeout(resolve, CONNECT_GRACE_MS).unref())]);
+    const connected = new Latch();
+    void this.#connect().then(() => connected.open());
+    await connected.wait(CONNECT_GRACE_MS);
     return {
       next: (timeoutMs, signal) => this.#next(state, timeoutMs, signal),
       close: () => {
@@ -58,19 +59,7 @@ export class PgReleaseListener {
   #next(state: KeyWatch, timeoutMs: number, signal: AbortSignal): Promise<void> {
     if (this.#client === undefined) void this.#connect();
     const bound = this.#client === undefined ? Math.min(timeoutMs, MAX_POLL_INTERVAL_MS) : timeoutMs;
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        state.wake = undefined;
-        state.seen = false;
-        resolve();
-      };
-      const timer = setTimeout(done, bound);
-      if (state.seen || signal.aborted) return done();
-      state.wake = done;
-      signal.addEventListener("abort", done, { once: true });
-    });
+    return state.released.wait(bound, signal);
   }
 
   #connect(): Promise<void> {
@@ -121,9 +110,6 @@ export class PgReleaseListener {
   }
 
   #wake(watches: Iterable<KeyWatch> | undefined): void {
-    for (const watch of watches ?? []) {
-      watch.seen = true;
-      watch.wake?.();
-    }
+    for (const watch of watches ?? []) watch.released.open();
   }
 }
