@@ -1,3 +1,4 @@
+import { CallDeadlines } from "@distlock/core/driver";
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from "kysely";
 import type { Mysql2Pool, Mysql2PoolConnection } from "../clients/mysql2-api.js";
 
@@ -15,6 +16,7 @@ export class BoundedMysqlPool implements MysqlPool {
   readonly #queryTimeoutMs: number;
   readonly #wrapped = new WeakMap<Mysql2PoolConnection, MysqlPoolConnection>();
   readonly #ends: boolean;
+  readonly #checkouts = new CallDeadlines();
 
   /** `ends`: whether `end()` (kysely's destroy) ends the underlying pool, i.e. whether the provider owns it. */
   constructor(pool: Mysql2Pool, settings: { acquireTimeoutMs: number; queryTimeoutMs: number; ends: boolean }) {
@@ -25,20 +27,20 @@ export class BoundedMysqlPool implements MysqlPool {
   }
 
   getConnection(callback: (error: unknown, connection: MysqlPoolConnection) => void): void {
-    let settled = false;
-    const timer = setTimeout(() => {
-      settled = true;
-      callback(new Error(`no pooled MySQL connection became free within ${this.#acquireTimeoutMs} ms`), undefined as never);
-    }, this.#acquireTimeoutMs);
-    this.#pool.getConnection((error, connection) => {
-      if (settled) {
-        connection?.release();
-        return;
-      }
-      settled = true;
-      clearTimeout(timer);
-      callback(error, error ? (undefined as never) : this.#wrap(connection));
+    const checkout = new Promise<Mysql2PoolConnection>((resolve, reject) => {
+      this.#pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection)));
     });
+    this.#checkouts
+      .bound(
+        checkout,
+        this.#acquireTimeoutMs,
+        () => new Error(`no pooled MySQL connection became free within ${this.#acquireTimeoutMs} ms`),
+        (late) => late.release(),
+      )
+      .then(
+        (connection) => callback(null, this.#wrap(connection)),
+        (error: unknown) => callback(error, undefined as never),
+      );
   }
 
   end(callback: (error: unknown) => void): void {
