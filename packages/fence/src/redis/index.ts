@@ -1,1 +1,3 @@
-export {};
+export { redisFenceKey } from "./fence-key.js";
+export type { RedisClient, RedisCommand } from "./fenced-script.js";
+export { type FencedRunSpec, fencedDel, fencedHset, fencedRun, fencedSet, type RedisFenceOptions } from "./fenced-writes.js";
