@@ -148,12 +148,19 @@ describe("distlock errors and help", () => {
     expect(result.stderr).not.toContain("hunter2");
   });
 
-  it("the demo elects a dispatcher, survives killing it, and sees no overlaps (the README's main job)", async () => {
+  it("the demo elects a dispatcher, survives killing it, sees no overlaps, and its fenced row refuses a paused holder's late write (the README's main job)", async () => {
     const result = await runCli(["demo", "--workers", "3", "--duration", "6s", "--json"]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     const summary = JSON.parse(result.stdout);
-    expect(summary).toMatchObject({ backend: "sqlite", overlaps: 0, staleWritesRefused: 0, leaderTokensIncrease: true });
+    expect(summary).toMatchObject({
+      backend: "sqlite",
+      overlaps: 0,
+      staleWritesRefused: 0,
+      leaderTokensIncrease: true,
+      lateWriteRefused: true,
+      finalPrice: 120,
+    });
     expect(summary.leaderTerms).toBeGreaterThanOrEqual(2);
     expect(summary.criticalSections).toBeGreaterThan(10);
     expect(summary.failoverMs).toBeLessThan(1_500 + 2_000);

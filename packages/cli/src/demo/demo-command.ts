@@ -4,18 +4,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { createLockProvider, type LockProvider } from "@distlock/core";
 import { CliError } from "../cli-error.js";
 import { COMMON_OPTIONS, parseCommand, parseDuration } from "../common-options.js";
 import { printHelp, printJson } from "../output.js";
 import { DemoLedger } from "./demo-ledger.js";
 import type { DemoEvent } from "./demo-protocol.js";
+import { fencedWriteScene } from "./fenced-write-scene.js";
 
 export const DEMO_HELP = `Usage: distlock demo [--workers 4] [--duration 10s] [--url URL] [--json]
 
 Starts worker processes that share one lock backend (default: a fresh SQLite file, no server).
 They elect one cron dispatcher among themselves and take turns in a fenced critical section.
-Midway the demo SIGKILLs the leader; another worker takes over within the lease. Prints a live
-timeline and a summary; exits 1 if two workers were ever inside the critical section together.`;
+Midway the demo SIGKILLs the leader; another worker takes over within the lease. Then a worker
+that holds a price lock stalls past its lease (a stop-the-world pause) while another takes the lock
+and writes; its late write to the fenced SQLite row is refused. Prints a live timeline and a
+summary; exits 1 if two workers were ever inside the critical section together or a late write landed.`;
 
 export async function demoCommand(args: string[]): Promise<number> {
   const { values } = parseCommand(() =>
@@ -29,7 +33,8 @@ export async function demoCommand(args: string[]): Promise<number> {
   const workerCount = Number(values.workers);
   if (!Number.isInteger(workerCount) || workerCount < 2 || workerCount > 32) throw new CliError("--workers must be a whole number from 2 to 32");
   const durationMs = parseDuration("duration", values.duration) ?? 10_000;
-  const url = values.url ?? `sqlite:${join(mkdtempSync(join(tmpdir(), "distlock-demo-")), "locks.sqlite")}`;
+  const demoDir = mkdtempSync(join(tmpdir(), "distlock-demo-"));
+  const url = values.url ?? `sqlite:${join(demoDir, "locks.sqlite")}`;
   const started = performance.now();
   const log = (line: string) => values.json || process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(2).padStart(6)}s] ${line}\n`);
   log(`backend ${url.split("?")[0]}, ${workerCount} worker processes`);
@@ -83,6 +88,7 @@ export async function demoCommand(args: string[]): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, durationMs / 2));
   clearInterval(progress);
   for (const child of workers.values()) child.kill("SIGKILL");
+  const fenced = await withProvider(url, (provider) => fencedWriteScene(provider, url, demoDir, log));
 
   const tokensIncrease = terms.every((term, i) => i === 0 || term.token > (terms[i - 1]?.token ?? -1n));
   const summary = {
@@ -95,12 +101,23 @@ export async function demoCommand(args: string[]): Promise<number> {
     leaderTerms: terms.length,
     leaderTokensIncrease: tokensIncrease,
     failoverMs: failoverMs === undefined ? null : Math.round(failoverMs),
+    lateWriteRefused: fenced.lateWriteRefused,
+    finalPrice: fenced.finalPrice,
   };
   if (values.json) printJson(summary);
   else {
     process.stdout.write("\nsummary\n");
     for (const [name, value] of Object.entries(summary)) process.stdout.write(`  ${name.padEnd(20)} ${value}\n`);
   }
-  const ok = ledger.overlaps === 0 && ledger.staleWrites === 0 && tokensIncrease && failoverMs !== undefined;
+  const ok = ledger.overlaps === 0 && ledger.staleWrites === 0 && tokensIncrease && failoverMs !== undefined && fenced.lateWriteRefused;
   return ok ? 0 : 1;
+}
+
+async function withProvider<T>(url: string, use: (provider: LockProvider) => Promise<T>): Promise<T> {
+  const provider = await createLockProvider(url);
+  try {
+    return await use(provider);
+  } finally {
+    await provider.close();
+  }
 }
