@@ -3,8 +3,15 @@
  * Applications import from `@distlock/core`; this entry point changes with the backends, not with the contract.
  */
 export { type BackendModule, type LockProviderFactory, registerLockBackend, resolveBackendFactory } from "../config/backend-registry.js";
+export { type BackendSetting, booleanSetting, durationSetting, integerSetting, numberSetting, textSetting } from "../config/backend-setting.js";
 export { type ResolvedLockConfig, resolveLockConfig } from "../config/lock-config.js";
 export { type BackendName, type HostPort, type LockUrl, parseLockUrl } from "../config/lock-url.js";
+export {
+  type BackendOptionsSpec,
+  providerOptionsFromConfig,
+  type ResolvedBackendOptions,
+  resolveBackendOptions,
+} from "../config/resolve-backend-options.js";
 export { redactCredentials } from "../errors/redact-credentials.js";
 export { MemoryLockDriver } from "../memory/memory-lock-driver.js";
 export { DRIFT_FACTOR, DRIFT_FLOOR_MS, MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, RENEW_FRACTION } from "../options/defaults.js";
