@@ -1,11 +1,8 @@
-import { InvalidConfigError } from "@distlock/core";
-import type { ResolvedLockConfig } from "@distlock/core/driver";
-import { resolveRedisSettings } from "./options/resolve-redis-settings.js";
+import { providerOptionsFromConfig, type ResolvedLockConfig } from "@distlock/core/driver";
+import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
 import { RedisLockProvider } from "./redis-lock-provider.js";
 
-/** What `createLockProvider("redis://…")` calls; config options and URL parameters are the provider's tunables. */
+/** What `createLockProvider("redis://…")` calls: the config's options and URL are the provider's, errors name `config.<name>`. */
 export function createLockProviderFromConfig(config: ResolvedLockConfig): RedisLockProvider {
-  if (config.url === undefined) throw new InvalidConfigError("config.url", "the redis backend needs a url such as redis://127.0.0.1:6379");
-  resolveRedisSettings(config.options, "config");
-  return new RedisLockProvider({ ...config.options, url: config.url, holderLabel: config.holderLabel });
+  return new RedisLockProvider(providerOptionsFromConfig(config) as RedisLockProviderOptions, "config");
 }

@@ -4,12 +4,13 @@ import { startRedisCluster } from "@distlock/test-servers";
 import { afterAll, expect, it } from "vitest";
 import { createRedisLockDriver } from "./create-redis-lock-driver.js";
 import { keySlot } from "./keys/key-slot.js";
+import { resolveRedisLockOptions } from "./options/resolve-redis-lock-options.js";
 
 const cluster = await startRedisCluster({ masters: 3 });
 afterAll(() => cluster.close());
 
 it("renews holds spread over many cluster slots in one batch, answering each in order", async () => {
-  const driver = createRedisLockDriver({ url: cluster.url });
+  const driver = createRedisLockDriver(resolveRedisLockOptions({ url: cluster.url }));
   try {
     const renewals = Array.from({ length: 60 }, () => ({ key: `cluster:${randomUUID()}`, ownerSecret: newOwnerSecret(), ttlMs: 60_000 }));
     const held = renewals.filter((_, i) => i % 3 !== 0);

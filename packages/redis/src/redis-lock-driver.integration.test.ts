@@ -5,6 +5,7 @@ import { startRedis } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRedisLockDriver } from "./create-redis-lock-driver.js";
 import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
+import { resolveRedisLockOptions } from "./options/resolve-redis-lock-options.js";
 import type { RedisLockDriver } from "./redis-lock-driver.js";
 import { RedisLockProvider } from "./redis-lock-provider.js";
 
@@ -17,7 +18,7 @@ afterEach(async () => {
 });
 
 function driver(options: Partial<RedisLockProviderOptions> = {}): RedisLockDriver {
-  const created = createRedisLockDriver({ url: server.url, ...options });
+  const created = createRedisLockDriver(resolveRedisLockOptions({ url: server.url, ...options }));
   closables.push(created);
   return created;
 }

@@ -13,7 +13,7 @@ import {
 import type { Cluster, Redis } from "ioredis";
 import { keySlot } from "./keys/key-slot.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
-import type { RedisLockSettings } from "./options/redis-lock-provider-options.js";
+import type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-options.js";
 import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
@@ -25,7 +25,7 @@ export interface RedisLockDriverConfig {
   readonly client: Redis | Cluster;
   /** True when the driver created `client` and must close it. */
   readonly ownsClient: boolean;
-  readonly settings: RedisLockSettings;
+  readonly settings: ResolvedRedisLockOptions;
   /** Where the client points, credentials masked, for messages. */
   readonly target: string;
 }

@@ -1,12 +1,8 @@
-import { InvalidConfigError } from "@distlock/core";
-import type { ResolvedLockConfig } from "@distlock/core/driver";
-import { resolveRedlockSettings } from "./options/resolve-redlock-settings.js";
+import { providerOptionsFromConfig, type ResolvedLockConfig } from "@distlock/core/driver";
+import type { RedlockLockProviderOptions } from "./options/redlock-lock-provider-options.js";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
 
-/** What `createLockProvider("redlock://…")` calls; config options and URL parameters are the provider's tunables. */
+/** What `createLockProvider("redlock://…")` calls: the config's options and URL are the provider's, errors name `config.<name>`. */
 export function createLockProviderFromConfig(config: ResolvedLockConfig): RedlockLockProvider {
-  if (config.url === undefined) throw new InvalidConfigError("config.url", "the redlock backend needs a url such as redlock://h1:6379,h2:6379,h3:6379");
-  const { clients, ...tunables } = config.options;
-  resolveRedlockSettings(tunables, "config");
-  return new RedlockLockProvider({ ...tunables, clients: clients as never, url: config.url, holderLabel: config.holderLabel });
+  return new RedlockLockProvider(providerOptionsFromConfig(config) as RedlockLockProviderOptions, "config");
 }

@@ -14,7 +14,7 @@ import { INSPECT_SCRIPT, RENEW_SCRIPT, RedisKeyLayout, type RedisScript } from "
 import { maxToken, parseStoredToken } from "./fencing/stored-token.js";
 import { TokenProposals } from "./fencing/token-proposals.js";
 import type { RedlockNode } from "./nodes/redlock-node.js";
-import type { RedlockLockSettings } from "./options/redlock-lock-provider-options.js";
+import type { ResolvedRedlockLockOptions } from "./options/redlock-lock-provider-options.js";
 import { LeaseBudget } from "./quorum/lease-budget.js";
 import { type NodeReply, type NodeSet, toOutcome } from "./quorum/node-set.js";
 import { LEAVE_QUORUM_QUEUE_SCRIPT, QUORUM_ACQUIRE_SCRIPT, QUORUM_FORCE_RELEASE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "./scripts/quorum-lock-scripts.js";
@@ -24,7 +24,7 @@ import { type QueuePlace, waitInQuorumQueue } from "./waiting/wait-in-quorum-que
 /** What a `RedlockLockDriver` runs on. */
 export interface RedlockLockDriverConfig {
   readonly nodes: NodeSet;
-  readonly settings: RedlockLockSettings;
+  readonly settings: ResolvedRedlockLockOptions;
 }
 
 /** A lease this short cannot survive two round trips and the drift margin. */
@@ -60,7 +60,7 @@ export class RedlockLockDriver implements LockDriver {
   readonly capabilities: LockCapabilities;
   readonly layout: RedisKeyLayout;
   readonly #nodes: NodeSet;
-  readonly #settings: RedlockLockSettings;
+  readonly #settings: ResolvedRedlockLockOptions;
   readonly #budget: LeaseBudget;
   readonly #proposals = new TokenProposals();
 

@@ -1,7 +1,7 @@
 import { InvalidConfigError } from "@distlock/core";
 import type { LockUrl } from "@distlock/core/driver";
 import { Cluster, type ClusterNode, Redis, type RedisOptions } from "ioredis";
-import type { RedisLockSettings } from "../options/redis-lock-provider-options.js";
+import type { ResolvedRedisLockOptions } from "../options/redis-lock-provider-options.js";
 
 const DEFAULT_PORT = 6379;
 const DEFAULT_SENTINEL_PORT = 26379;
@@ -11,19 +11,13 @@ const MAX_RECONNECT_DELAY_MS = 500;
 export const CONNECTION_PARAMS: readonly string[] = Object.freeze(["tls"]);
 
 /**
- * An ioredis client for a distlock URL. It reconnects forever with a short capped backoff (a restarted
+ * An ioredis client for a `redis://`, `rediss://`, `redis+sentinel://` or `redis+cluster://` URL. It reconnects forever with a short capped backoff (a restarted
  * server is picked up without a new provider) and queues commands only briefly: `maxRetriesPerRequest` 1
  * and the driver's own per-call timeout make a dead server fail calls instead of hanging them.
  * No ioredis `commandTimeout`: the driver bounds every call itself, and a second timer per command would
  * cost time on every call and reject first, dropping the late grants the driver releases.
  */
-export function createRedisConnection(url: LockUrl, settings: RedisLockSettings): Redis | Cluster {
-  if (url.backend !== "redis") {
-    throw new InvalidConfigError(
-      "url.scheme",
-      `"${url.scheme}:" is for the ${url.backend} backend; the redis backend takes redis://, rediss://, redis+sentinel:// or redis+cluster://`,
-    );
-  }
+export function createRedisConnection(url: LockUrl, settings: Pick<ResolvedRedisLockOptions, "connectTimeoutMs">): Redis | Cluster {
   const tls = url.variant === "tls" || parseTlsParam(url.params.get("tls"));
   const common: RedisOptions = {
     username: url.username,

@@ -29,9 +29,14 @@ export interface RedisLockProviderOptions extends DriverLockProviderOptions {
   waitForReplicasTimeoutMs?: number;
 }
 
-/** The tunables of a provider after defaults were applied. */
-export type RedisLockSettings = Readonly<Required<Omit<RedisLockProviderOptions, "url" | "client" | "holderLabel">>>;
+/** The options of `RedisLockProviderOptions` that have a default. */
+type RedisLockSettings = Readonly<Required<Omit<RedisLockProviderOptions, "url" | "client" | "holderLabel">>>;
 
+/** `RedisLockProviderOptions` after validation: every default applied, and either the URL parsed or the caller's client. */
+export type ResolvedRedisLockOptions = RedisLockSettings &
+  Readonly<{ holderLabel: string | undefined } & ({ url: LockUrl; client: undefined } | { url: undefined; client: Redis | Cluster })>;
+
+/** The default of every option of `RedisLockProviderOptions` that has one. */
 export const DEFAULT_REDIS_LOCK_OPTIONS: RedisLockSettings = Object.freeze({
   prefix: "distlock",
   connectTimeoutMs: 5_000,

@@ -33,9 +33,14 @@ export interface RedlockLockProviderOptions extends DriverLockProviderOptions {
   waiterLeaseMs?: number;
 }
 
-/** The tunables of a provider after defaults were applied. */
-export type RedlockLockSettings = Readonly<Required<Omit<RedlockLockProviderOptions, "url" | "clients" | "holderLabel">>>;
+/** The options of `RedlockLockProviderOptions` that have a default. */
+type RedlockLockSettings = Readonly<Required<Omit<RedlockLockProviderOptions, "url" | "clients" | "holderLabel">>>;
 
+/** `RedlockLockProviderOptions` after validation: every default applied, and either the URL parsed or the caller's clients. */
+export type ResolvedRedlockLockOptions = RedlockLockSettings &
+  Readonly<{ holderLabel: string | undefined } & ({ url: LockUrl; clients: undefined } | { url: undefined; clients: readonly Redis[] })>;
+
+/** The default of every option of `RedlockLockProviderOptions` that has one. */
 export const DEFAULT_REDLOCK_LOCK_OPTIONS: RedlockLockSettings = Object.freeze({
   prefix: "distlock-redlock",
   connectTimeoutMs: 5_000,
