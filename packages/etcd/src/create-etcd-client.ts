@@ -1,10 +1,10 @@
 import { Etcd3, type IOptions } from "etcd3";
-import type { ResolvedEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
 import { grpcDeadline } from "./grpc-deadline.js";
 import { perAttemptDeadline } from "./per-attempt-deadline.js";
 
 /** The etcd3 client a provider creates (and closes) when the caller does not bring one; every unary call gets a deadline. */
-export function createEtcdClient(options: ResolvedEtcdLockProviderOptions): Etcd3 {
+export function createEtcdClient(options: ResolvedEtcdLockOptions): Etcd3 {
   const { tls, auth, requestTimeoutMs } = options;
   const config: IOptions = {
     hosts: [...options.hosts],

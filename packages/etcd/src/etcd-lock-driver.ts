@@ -11,7 +11,7 @@ import {
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import { BackgroundTasks } from "./background-tasks.js";
 import { createEtcdClient } from "./create-etcd-client.js";
-import type { ResolvedEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
 import { grantedFrom, MAX_CAS_ATTEMPTS } from "./hold-record.js";
 import { HoldRegistry } from "./hold-registry.js";
 import { HoldRenewer } from "./hold-renewer.js";
@@ -30,7 +30,7 @@ import { toBackendError } from "./to-backend-error.js";
 export class EtcdLockDriver implements LockDriver {
   readonly backend = "etcd";
   readonly capabilities: LockCapabilities;
-  readonly #settings: ResolvedEtcdLockProviderOptions;
+  readonly #settings: ResolvedEtcdLockOptions;
   readonly #client: Etcd3;
   readonly #ownsClient: boolean;
   readonly #keyspace: LockKeyspace;
@@ -42,7 +42,7 @@ export class EtcdLockDriver implements LockDriver {
   readonly #queue: QueueWaiter;
   #closed: Promise<void> | undefined;
 
-  constructor(settings: ResolvedEtcdLockProviderOptions) {
+  constructor(settings: ResolvedEtcdLockOptions) {
     this.#settings = settings;
     this.capabilities = Object.freeze({
       fencing: true,

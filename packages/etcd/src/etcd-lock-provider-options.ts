@@ -1,4 +1,5 @@
-import { type DriverLockProviderOptions, InvalidConfigError } from "@distlock/core";
+import type { DriverLockProviderOptions } from "@distlock/core";
+import type { LockUrl } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 
 /** PEM material for `https://` endpoints. */
@@ -13,6 +14,11 @@ export interface EtcdTlsOptions {
 
 /** Options of `EtcdLockProvider`. */
 export interface EtcdLockProviderOptions extends DriverLockProviderOptions {
+  /**
+   * `etcd://[user[:password]@]h1:p1,h2:p2/<prefix>?sessionTtlMs=…` or `etcds://…` (TLS): its hosts, path, credentials and
+   * query parameters give `hosts`, `prefix`, `auth` and the durations below, unless those options are given as well.
+   */
+  url?: string | LockUrl;
   /** Client URLs of the etcd members; ignored when `client` is given. @default ["http://127.0.0.1:2379"] */
   hosts?: readonly string[];
   /** An etcd3 client you own (its hosts, auth and TLS are used as they are); the provider never closes it. */
@@ -35,13 +41,19 @@ export interface EtcdLockProviderOptions extends DriverLockProviderOptions {
   dialTimeoutMs?: number;
 }
 
-/** Options after defaults and validation. */
-export type ResolvedEtcdLockProviderOptions = Readonly<
-  Required<Pick<EtcdLockProviderOptions, "hosts" | "prefix" | "sessionTtlMs" | "minTtlMs" | "requestTimeoutMs" | "recheckIntervalMs" | "dialTimeoutMs">> &
-    Pick<EtcdLockProviderOptions, "client" | "auth" | "tls" | "holderLabel">
+/** The options of `EtcdLockProviderOptions` that have a default. */
+type EtcdLockSettings = Readonly<
+  Required<Pick<EtcdLockProviderOptions, "hosts" | "prefix" | "sessionTtlMs" | "minTtlMs" | "requestTimeoutMs" | "recheckIntervalMs" | "dialTimeoutMs">>
 >;
 
-export const DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS = Object.freeze({
+/** `EtcdLockProviderOptions` after validation: every default applied, and the URL's hosts, prefix and credentials taken. */
+export type ResolvedEtcdLockOptions = EtcdLockSettings & Readonly<Pick<EtcdLockProviderOptions, "client" | "auth" | "tls" | "holderLabel">>;
+
+/** @deprecated The name `queue-waiter.ts` still imports (it is being rewritten elsewhere); use `ResolvedEtcdLockOptions`. */
+export type ResolvedEtcdLockProviderOptions = ResolvedEtcdLockOptions;
+
+/** The default of every option of `EtcdLockProviderOptions` that has one. */
+export const DEFAULT_ETCD_LOCK_OPTIONS: EtcdLockSettings = Object.freeze({
   hosts: Object.freeze(["http://127.0.0.1:2379"]),
   prefix: "distlock",
   sessionTtlMs: 30_000,
@@ -50,61 +62,3 @@ export const DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS = Object.freeze({
   recheckIntervalMs: 10_000,
   dialTimeoutMs: 5_000,
 });
-
-const KNOWN_OPTIONS = new Set([
-  "hosts",
-  "client",
-  "auth",
-  "tls",
-  "prefix",
-  "sessionTtlMs",
-  "minTtlMs",
-  "requestTimeoutMs",
-  "recheckIntervalMs",
-  "dialTimeoutMs",
-  "holderLabel",
-]);
-const DURATIONS = ["sessionTtlMs", "minTtlMs", "requestTimeoutMs", "recheckIntervalMs", "dialTimeoutMs"] as const;
-const MAX_DURATION_MS = 2_147_483_647;
-
-/** Applies defaults and checks every field; throws `InvalidConfigError` naming the first bad one. */
-export function resolveEtcdLockProviderOptions(options: EtcdLockProviderOptions = {}): ResolvedEtcdLockProviderOptions {
-  if (typeof options !== "object" || options === null) throw new InvalidConfigError("options", "must be an object");
-  for (const field of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(field)) throw new InvalidConfigError(field, `is not an etcd option; use one of ${[...KNOWN_OPTIONS].join(", ")}`);
-  }
-  for (const field of DURATIONS) {
-    const value = options[field];
-    if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_DURATION_MS)) {
-      throw new InvalidConfigError(field, `must be a positive number of milliseconds up to ${MAX_DURATION_MS}, got ${String(value)}`);
-    }
-  }
-  const hosts = options.hosts ?? DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS.hosts;
-  if (!Array.isArray(hosts) || hosts.length === 0)
-    throw new InvalidConfigError("hosts", "must be a non-empty array of client URLs such as http://127.0.0.1:2379");
-  for (const host of hosts) {
-    if (typeof host !== "string" || !/^https?:\/\/[^/\s]+$/.test(host))
-      throw new InvalidConfigError("hosts", `"${String(host)}" is not an http:// or https:// client URL without a path`);
-  }
-  if (new Set(hosts.map((host) => host.startsWith("https://"))).size > 1)
-    throw new InvalidConfigError("hosts", "mixes http:// and https:// members; use one scheme");
-  const prefix = options.prefix ?? DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS.prefix;
-  if (typeof prefix !== "string" || prefix === "" || prefix.endsWith("/"))
-    throw new InvalidConfigError("prefix", `must be a non-empty string without a trailing "/", got ${JSON.stringify(prefix)}`);
-  if (options.auth !== undefined && (typeof options.auth?.username !== "string" || typeof options.auth?.password !== "string")) {
-    throw new InvalidConfigError("auth", "must be { username: string, password: string }");
-  }
-  if (options.tls !== undefined && (typeof options.tls !== "object" || options.tls === null))
-    throw new InvalidConfigError("tls", "must be an object with ca, cert and key");
-  if (options.tls?.key !== undefined && options.tls.cert === undefined) throw new InvalidConfigError("tls.cert", "is needed together with tls.key");
-  if (options.client !== undefined && (typeof options.client !== "object" || typeof (options.client as Etcd3).kv?.txn !== "function")) {
-    throw new InvalidConfigError("client", "must be an Etcd3 client from the etcd3 package");
-  }
-  const resolved = { ...DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS, ...withoutUndefined(options), hosts: Object.freeze([...hosts]), prefix };
-  if (resolved.sessionTtlMs < resolved.minTtlMs) throw new InvalidConfigError("sessionTtlMs", `must be at least minTtlMs (${resolved.minTtlMs})`);
-  return Object.freeze(resolved);
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}

@@ -1,11 +1,13 @@
 import { DriverLockProvider } from "@distlock/core/driver";
 import { EtcdLockDriver } from "./etcd-lock-driver.js";
-import { type EtcdLockProviderOptions, resolveEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import type { EtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import { resolveEtcdLockOptions } from "./resolve-etcd-lock-options.js";
 
 /** Distributed locks on etcd v3, compatible with `etcdctl lock` and Go's `concurrency.Mutex` on the same prefix. */
 export class EtcdLockProvider extends DriverLockProvider {
-  constructor(options: EtcdLockProviderOptions = {}) {
-    const resolved = resolveEtcdLockProviderOptions(options);
+  /** Validates `options` (errors name `<optionsField>.<name>` or `url.<param>`) without connecting; connections are made lazily. */
+  constructor(options: EtcdLockProviderOptions = {}, optionsField = "options") {
+    const resolved = resolveEtcdLockOptions(options, optionsField);
     super(new EtcdLockDriver(resolved), { holderLabel: resolved.holderLabel });
   }
 }

@@ -2,9 +2,9 @@ export { createLockProviderFromConfig } from "./create-lock-provider-from-config
 export { EtcdLockDriver } from "./etcd-lock-driver.js";
 export { EtcdLockProvider } from "./etcd-lock-provider.js";
 export {
-  DEFAULT_ETCD_LOCK_PROVIDER_OPTIONS,
+  DEFAULT_ETCD_LOCK_OPTIONS,
   type EtcdLockProviderOptions,
   type EtcdTlsOptions,
-  type ResolvedEtcdLockProviderOptions,
-  resolveEtcdLockProviderOptions,
+  type ResolvedEtcdLockOptions,
 } from "./etcd-lock-provider-options.js";
+export { resolveEtcdLockOptions } from "./resolve-etcd-lock-options.js";
