@@ -10,7 +10,7 @@ import {
 } from "@distlock/core/driver";
 import type { SqlConnection } from "./connect/sql-connection.js";
 import { runLockTableMigrations } from "./migrations/migrate-lock-table.js";
-import type { ResolvedSqlOptions } from "./options/resolve-sql-options.js";
+import type { ResolvedSqlLockOptions } from "./options/sql-lock-provider-options.js";
 import { PgReleaseListener } from "./postgres/pg-release-listener.js";
 import { releaseChannel, waiterTag } from "./postgres/postgres-lock-functions.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
@@ -30,14 +30,14 @@ export class SqlLockDriver implements LockDriver {
   readonly #connection: SqlConnection;
   /** Settles once the client library the connection needs is loaded (see `ready`). */
   readonly #clientLoaded: Promise<void>;
-  readonly #options: ResolvedSqlOptions;
+  readonly #options: ResolvedSqlLockOptions;
   readonly #statements: LockStatements;
   readonly #listener: PgReleaseListener | undefined;
   readonly #purgeTimer: NodeJS.Timeout | undefined;
   #migrated: Promise<void> | undefined;
   #closed: Promise<void> | undefined;
 
-  constructor(connection: SqlConnection, options: ResolvedSqlOptions) {
+  constructor(connection: SqlConnection, options: ResolvedSqlLockOptions) {
     this.backend = options.source.dialect;
     this.#connection = connection;
     // Asked once: every statement waits on this settled promise instead of asking the connection again.

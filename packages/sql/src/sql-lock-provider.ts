@@ -1,6 +1,6 @@
 import { DriverLockProvider } from "@distlock/core/driver";
 import { openSqlConnection } from "./connect/open-sql-connection.js";
-import { resolveSqlOptions } from "./options/resolve-sql-options.js";
+import { resolveSqlLockOptions } from "./options/resolve-sql-lock-options.js";
 import type { SqlLockProviderOptions } from "./options/sql-lock-provider-options.js";
 import { SqlLockDriver } from "./sql-lock-driver.js";
 
@@ -28,7 +28,7 @@ export class SqlLockProvider extends DriverLockProvider {
    * library a `url` needs starts loading here; if it is not installed, every operation rejects with `InvalidConfigError`.
    */
   constructor(options: SqlLockProviderOptions, optionsField = "options") {
-    const resolved = resolveSqlOptions(options, optionsField);
+    const resolved = resolveSqlLockOptions(options, optionsField);
     const driver = new SqlLockDriver(openSqlConnection(resolved), resolved);
     super(driver, { holderLabel: resolved.holderLabel });
     this.#driver = driver;

@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { rejectionOf } from "../test/settle.js";
 import { openSqlConnection } from "./connect/open-sql-connection.js";
-import { resolveSqlOptions } from "./options/resolve-sql-options.js";
+import { resolveSqlLockOptions } from "./options/resolve-sql-lock-options.js";
 import { SqlLockProvider } from "./sql-lock-provider.js";
 import { dialectStatements } from "./statements/dialect-statements.js";
 import { WAITER_CLAIM_MS } from "./waiting/wait-in-line.js";
@@ -207,7 +207,7 @@ type Line = ReturnType<typeof openLine>;
 
 /** The line of waiters on the provider's default table, driven statement by statement over a connection of its own. */
 function openLine(url: string) {
-  const options = resolveSqlOptions({ url });
+  const options = resolveSqlLockOptions({ url });
   const connection = openSqlConnection(options);
   const statements = dialectStatements(options.source.dialect, options.table);
   return {

@@ -2,7 +2,7 @@ import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, MysqlDialect } from "kysely";
 import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
 import type { Mysql2Module, Mysql2Pool, Mysql2PoolOptions } from "../clients/mysql2-api.js";
-import type { ResolvedSqlOptions } from "../options/resolve-sql-options.js";
+import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 import { BoundedMysqlPool } from "./bounded-mysql-pool.js";
 import type { SqlConnection } from "./sql-connection.js";
@@ -10,7 +10,7 @@ import type { SqlConnection } from "./sql-connection.js";
 const DEFAULT_MYSQL_PORT = 3306;
 
 /** A pool of our own from a `mysql://`/`mariadb://` URL, created on first use once `mysql2` is loaded. */
-export function openMysqlUrl(url: LockUrl, options: ResolvedSqlOptions, request: ClientLibraryRequest): SqlConnection {
+export function openMysqlUrl(url: LockUrl, options: ResolvedSqlLockOptions, request: ClientLibraryRequest): SqlConnection {
   const host = url.hosts[0];
   const poolOptions: Mysql2PoolOptions = {
     host: host?.host,
@@ -34,12 +34,12 @@ export function openMysqlUrl(url: LockUrl, options: ResolvedSqlOptions, request:
 }
 
 /** Statements through the caller's mysql2 pool, which `close()` leaves open. */
-export function openMysqlPool(pool: Mysql2Pool, options: ResolvedSqlOptions): SqlConnection {
+export function openMysqlPool(pool: Mysql2Pool, options: ResolvedSqlLockOptions): SqlConnection {
   const db: AnyKysely = new Kysely({ dialect: new MysqlDialect({ pool: boundedPool(pool, options, false) }) });
   return { db, openListenClient: undefined, ready: async () => undefined, close: () => db.destroy() };
 }
 
 /** `owned` pools are ended by `close()`. */
-function boundedPool(pool: Mysql2Pool, options: ResolvedSqlOptions, owned: boolean): BoundedMysqlPool {
+function boundedPool(pool: Mysql2Pool, options: ResolvedSqlLockOptions, owned: boolean): BoundedMysqlPool {
   return new BoundedMysqlPool(pool, { acquireTimeoutMs: options.connectTimeoutMs, queryTimeoutMs: options.queryTimeoutMs, ends: owned });
 }

@@ -1,11 +1,11 @@
-import type { ResolvedSqlOptions } from "../options/resolve-sql-options.js";
+import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import { openMysqlPool, openMysqlUrl } from "./mysql-connection.js";
 import { openPostgresPool, openPostgresUrl } from "./postgres-connection.js";
 import type { SqlConnection } from "./sql-connection.js";
 import { openSqliteDatabase, openSqliteFile } from "./sqlite-connection.js";
 
 /** Builds the connection the options describe; a URL starts loading its client library, nothing is contacted until the first statement. */
-export function openSqlConnection(options: ResolvedSqlOptions): SqlConnection {
+export function openSqlConnection(options: ResolvedSqlLockOptions): SqlConnection {
   const { source } = options;
   switch (source.kind) {
     case "url": {

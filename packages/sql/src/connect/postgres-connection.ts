@@ -2,7 +2,7 @@ import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, PostgresDialect } from "kysely";
 import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
 import type { PgConnectionConfig, PgModule, PgPool } from "../clients/pg-api.js";
-import type { ResolvedSqlOptions } from "../options/resolve-sql-options.js";
+import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import { PreparedPgPool } from "./prepared-pg-pool.js";
 import type { ListenClient, SqlConnection } from "./sql-connection.js";
 
@@ -12,7 +12,7 @@ const DEFAULT_POSTGRES_PORT = 5432;
 const guardedPools = new WeakSet<PgPool>();
 
 /** A pool of our own from a `postgres://` URL, created on first use once `pg` is loaded; every connect and query is time-bounded. */
-export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions, request: ClientLibraryRequest): SqlConnection {
+export function openPostgresUrl(url: LockUrl, options: ResolvedSqlLockOptions, request: ClientLibraryRequest): SqlConnection {
   const host = url.hosts[0];
   const config: PgConnectionConfig = {
     host: host?.host,
@@ -45,7 +45,7 @@ export function openPostgresUrl(url: LockUrl, options: ResolvedSqlOptions, reque
 }
 
 /** The caller's pool: statements (and LISTEN, if enabled) borrow from it; it is never ended. */
-export function openPostgresPool(pool: PgPool, options: ResolvedSqlOptions, db?: SqlConnection["db"]): SqlConnection {
+export function openPostgresPool(pool: PgPool, options: ResolvedSqlLockOptions, db?: SqlConnection["db"]): SqlConnection {
   guardCheckedOutClients(pool);
   return {
     db: db ?? new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPgPool(pool, false) : pool }) }),

@@ -49,8 +49,38 @@ export interface SqlLockProviderOptions extends DriverLockProviderOptions {
   purgeIdleAfterMs?: number;
 }
 
-/** Defaults of every optional `SqlLockProviderOptions` field that has one. */
-export const DEFAULT_SQL_LOCK_PROVIDER_OPTIONS = Object.freeze({
+/** The options of `SqlLockProviderOptions` that have a default. */
+type SqlLockSettings = Readonly<
+  Required<
+    Pick<
+      SqlLockProviderOptions,
+      | "table"
+      | "migrate"
+      | "poolSize"
+      | "connectTimeoutMs"
+      | "queryTimeoutMs"
+      | "busyTimeoutMs"
+      | "listen"
+      | "preparedStatements"
+      | "purgeIntervalMs"
+      | "purgeIdleAfterMs"
+    >
+  >
+>;
+
+/** Where the provider's connections come from; `url` ones are opened and closed by the provider. */
+export type SqlSource =
+  | { readonly kind: "url"; readonly dialect: SqlDialectName; readonly url: LockUrl; readonly field: string }
+  | { readonly kind: "kysely"; readonly dialect: SqlDialectName; readonly db: AnyKysely; readonly pgPool: PgPool | undefined }
+  | { readonly kind: "pgPool"; readonly dialect: "postgres"; readonly pool: PgPool }
+  | { readonly kind: "mysqlPool"; readonly dialect: "mysql"; readonly pool: Mysql2Pool }
+  | { readonly kind: "sqliteDatabase"; readonly dialect: "sqlite"; readonly database: SqliteDatabase };
+
+/** `SqlLockProviderOptions` after validation: every default applied, and the one connection source. */
+export type ResolvedSqlLockOptions = SqlLockSettings & Readonly<{ source: SqlSource; holderLabel: string | undefined }>;
+
+/** The default of every option of `SqlLockProviderOptions` that has one. */
+export const DEFAULT_SQL_LOCK_OPTIONS: SqlLockSettings = Object.freeze({
   table: "distlock_locks",
   migrate: true,
   poolSize: 10,
@@ -61,4 +91,4 @@ export const DEFAULT_SQL_LOCK_PROVIDER_OPTIONS = Object.freeze({
   preparedStatements: false,
   purgeIntervalMs: 600_000,
   purgeIdleAfterMs: 3_600_000,
-} satisfies Partial<SqlLockProviderOptions>);
+});

@@ -1,0 +1,84 @@
+import { InvalidConfigError, MAX_DURATION_MS } from "@distlock/core";
+import {
+  type BackendOptionsSpec,
+  booleanSetting,
+  durationSetting,
+  integerSetting,
+  type LockUrl,
+  resolveBackendOptions,
+  textSetting,
+} from "@distlock/core/driver";
+import type { SqliteDatabase } from "kysely";
+import type { Mysql2Pool } from "../clients/mysql2-api.js";
+import type { PgPool } from "../clients/pg-api.js";
+import { SQL_DIALECT_NAMES, type SqlDialectName } from "../sql-dialect-name.js";
+import type { AnyKysely } from "../statements/lock-statements.js";
+import { DEFAULT_SQL_LOCK_OPTIONS, type ResolvedSqlLockOptions, type SqlLockProviderOptions, type SqlSource } from "./sql-lock-provider-options.js";
+import { validateTableName } from "./validate-table-name.js";
+
+const SOURCES = ["url", "kysely", "pgPool", "mysqlPool", "sqliteDatabase"] as const;
+
+const SQL_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_SQL_LOCK_OPTIONS> = {
+  backend: "SQL",
+  urlBackends: ["postgres", "mysql", "sqlite"],
+  urlSchemes: "postgres://, mysql://, mariadb:// or sqlite:<file>",
+  ownOptions: ["kysely", "dialect", "pgPool", "mysqlPool", "sqliteDatabase"],
+  settings: {
+    table: textSetting(validateTableName),
+    migrate: booleanSetting,
+    poolSize: integerSetting(1, MAX_DURATION_MS),
+    connectTimeoutMs: durationSetting(1),
+    queryTimeoutMs: durationSetting(1),
+    busyTimeoutMs: durationSetting(1),
+    listen: booleanSetting,
+    preparedStatements: booleanSetting,
+    purgeIntervalMs: durationSetting(0),
+    purgeIdleAfterMs: durationSetting(1),
+  },
+  defaults: DEFAULT_SQL_LOCK_OPTIONS,
+};
+
+/**
+ * Validates `options` before anything connects, naming the bad field (`<optionsField>.<name>`, `url.<param>`), and
+ * applies the defaults; URL query parameters fill in what the options leave out.
+ */
+export function resolveSqlLockOptions(options: SqlLockProviderOptions, optionsField = "options"): ResolvedSqlLockOptions {
+  const { url, holderLabel, settings } = resolveBackendOptions(SQL_LOCK_OPTIONS, options, optionsField);
+  return Object.freeze({ ...settings, source: resolveSource(options, url, optionsField), holderLabel });
+}
+
+function resolveSource(options: SqlLockProviderOptions, url: LockUrl | undefined, optionsField: string): SqlSource {
+  const given = SOURCES.filter((name) => options[name] !== undefined && !(name === "pgPool" && options.kysely !== undefined));
+  if (given.length !== 1) {
+    throw new InvalidConfigError(optionsField, `give exactly one of ${SOURCES.join(", ")} (got ${given.length === 0 ? "none" : given.join(" and ")})`);
+  }
+  const dialect = options.dialect;
+  if (dialect !== undefined && !SQL_DIALECT_NAMES.includes(dialect))
+    throw new InvalidConfigError(`${optionsField}.dialect`, `must be one of ${SQL_DIALECT_NAMES.join(", ")}`);
+  const expectDialect = (implied: SqlDialectName) => {
+    if (dialect !== undefined && dialect !== implied)
+      throw new InvalidConfigError(`${optionsField}.dialect`, `"${dialect}" does not match the ${implied} connection given`);
+  };
+  if (url !== undefined) {
+    const urlDialect = url.backend as SqlDialectName;
+    expectDialect(urlDialect);
+    if (urlDialect === "sqlite" && url.path === "") throw new InvalidConfigError("url.path", "sqlite: needs a file path, e.g. sqlite:./locks.sqlite");
+    return { kind: "url", dialect: urlDialect, url, field: `${optionsField}.url` };
+  }
+  switch (given[0]) {
+    case "kysely":
+      if (dialect === undefined) throw new InvalidConfigError(`${optionsField}.dialect`, `is required with kysely: one of ${SQL_DIALECT_NAMES.join(", ")}`);
+      if (options.pgPool !== undefined && dialect !== "postgres")
+        throw new InvalidConfigError(`${optionsField}.pgPool`, "only serves LISTEN/NOTIFY for the postgres dialect");
+      return { kind: "kysely", dialect, db: options.kysely as AnyKysely, pgPool: options.pgPool };
+    case "pgPool":
+      expectDialect("postgres");
+      return { kind: "pgPool", dialect: "postgres", pool: options.pgPool as PgPool };
+    case "mysqlPool":
+      expectDialect("mysql");
+      return { kind: "mysqlPool", dialect: "mysql", pool: options.mysqlPool as Mysql2Pool };
+    default:
+      expectDialect("sqlite");
+      return { kind: "sqliteDatabase", dialect: "sqlite", database: options.sqliteDatabase as SqliteDatabase };
+  }
+}
