@@ -3,24 +3,21 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { exportSources } from "./tools/export-sources.mjs";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
-interface WorkspacePackage {
-  name: string;
-  exports?: Record<string, string | Record<string, string>>;
-}
-
-/** Directories of the root package.json workspaces ("dir" or "dir/*"). */
+/** Directories of the root package.json workspaces ("dir" or "dir/*") that hold a package. */
 function workspaceDirs(): string[] {
   const { workspaces } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { workspaces: string[] };
-  return workspaces.flatMap((pattern) => {
+  const dirs = workspaces.flatMap((pattern) => {
     if (!pattern.endsWith("/*")) return [join(root, pattern)];
     const parent = join(root, pattern.slice(0, -2));
     return readdirSync(parent, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => join(parent, entry.name));
   });
+  return dirs.filter((dir) => existsSync(join(dir, "package.json")));
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
@@ -31,26 +28,11 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$
  * (`@distlock/core/driver` → packages/core/src/driver/index.ts). The published package.json files carry no
  * source-only condition. Worker processes spawned by tests load dist/.
  */
-function sourceAliases(): Array<{ find: RegExp; replacement: string }> {
-  const aliases: Array<{ find: RegExp; replacement: string }> = [];
-  for (const dir of workspaceDirs()) {
-    const manifest = join(dir, "package.json");
-    if (!existsSync(manifest)) continue;
-    const pkg = JSON.parse(readFileSync(manifest, "utf8")) as WorkspacePackage;
-    for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
-      const built = typeof target === "string" ? target : (target.import ?? target.default);
-      const match = built === undefined ? null : /^\.\/dist\/(.+)\.js$/.exec(built);
-      if (match === null) continue;
-      const source = join(dir, "src", `${match[1]}.ts`);
-      if (!existsSync(source)) continue; // no source next to it: the import resolves to dist/ as in production
-      const specifier = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
-      aliases.push({ find: new RegExp(`^${escapeRegExp(specifier)}$`), replacement: source });
-    }
-  }
-  return aliases;
-}
+const sourceAliases = workspaceDirs().flatMap((dir) =>
+  exportSources(dir).entries.map(({ specifier, source }) => ({ find: new RegExp(`^${escapeRegExp(specifier)}$`), replacement: source })),
+);
 
-const sourceFirst = { resolve: { alias: sourceAliases() }, ssr: { noExternal: [/^@distlock\//] } };
+const sourceFirst = { resolve: { alias: sourceAliases }, ssr: { noExternal: [/^@distlock\//] } };
 
 export default defineConfig({
   test: {

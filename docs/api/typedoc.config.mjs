@@ -4,29 +4,23 @@
 // distlock's own packages, not a public API), the conformance `./worker` (a process script, no exports) and
 // @distlock/cli (its interface is the command, documented in its README).
 // This file is also the TypeDoc plugin (`load` below) that names each module by its import specifier.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Converter } from "typedoc";
+import { exportSources } from "../../tools/export-sources.mjs";
 
 const root = join(import.meta.dirname, "..", "..");
 const UNDOCUMENTED_PACKAGES = new Set(["@distlock/cli"]);
 const UNDOCUMENTED_SUBPATHS = new Set(["./internal", "./worker"]);
 
-/** Every export of every publishable package whose dist .js has a source file: specifier → source. */
-const sources = new Map();
-const documented = [];
-for (const dir of readdirSync(join(root, "packages"))) {
-  const manifest = JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8"));
-  if (manifest.private) continue;
-  for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
-    const match = /^\.\/dist\/(.+)\.js$/.exec(typeof target === "string" ? target : target.default);
-    const source = match === null ? undefined : join(root, "packages", dir, "src", `${match[1]}.ts`);
-    if (source === undefined || !existsSync(source)) continue;
-    const specifier = subpath === "." ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
-    sources.set(specifier, source);
-    if (!UNDOCUMENTED_PACKAGES.has(manifest.name) && !UNDOCUMENTED_SUBPATHS.has(subpath)) documented.push(source);
-  }
-}
+const packages = readdirSync(join(root, "packages"))
+  .map((dir) => exportSources(join(root, "packages", dir)))
+  .filter((pkg) => !pkg.private);
+/** Every export of every publishable package: specifier → source (imports between packages resolve to sources). */
+const sources = new Map(packages.flatMap((pkg) => pkg.entries.map(({ specifier, source }) => [specifier, source])));
+const documented = packages
+  .filter((pkg) => !UNDOCUMENTED_PACKAGES.has(pkg.name))
+  .flatMap((pkg) => pkg.entries.filter(({ subpath }) => !UNDOCUMENTED_SUBPATHS.has(subpath)).map(({ source }) => source));
 
 /** @type {Partial<import("typedoc").TypeDocOptions>} */
 export default {
