@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { describeBadInput } from "./areas/bad-input.js";
+import { describeConfig } from "./areas/config.js";
 import { describeFencing } from "./areas/fencing.js";
 import { describeInspectAndClose } from "./areas/inspect-and-close.js";
 import { describeMutualExclusion } from "./areas/mutual-exclusion.js";
@@ -19,6 +20,7 @@ const AREAS = [
   describeFencing,
   describeWaiting,
   describeBadInput,
+  describeConfig,
   describeInspectAndClose,
 ];
 

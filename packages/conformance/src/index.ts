@@ -1,4 +1,5 @@
 export { describeBadInput } from "./areas/bad-input.js";
+export { describeConfig } from "./areas/config.js";
 export { describeFencing } from "./areas/fencing.js";
 export { describeInspectAndClose } from "./areas/inspect-and-close.js";
 export { describeMutualExclusion } from "./areas/mutual-exclusion.js";
@@ -9,7 +10,7 @@ export { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 export { describeWaiting } from "./areas/waiting.js";
 export { describeLockProvider } from "./describe-lock-provider.js";
 export { aborted, abortLateness, TIMER_ORDER_SLACK_MS } from "./expectations.js";
-export type { ConformanceFaults, ConformanceOptions, ResolvedConformanceOptions } from "./suite-options.js";
+export type { ConformanceConfig, ConformanceFaults, ConformanceOptions, ResolvedConformanceOptions } from "./suite-options.js";
 export { resolveConformanceOptions } from "./suite-options.js";
 export { Witness, type WitnessReport } from "./witness.js";
 export { spawnWorker, type WorkerHandle, workerScriptPath } from "./worker-process.js";

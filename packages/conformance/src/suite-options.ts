@@ -8,6 +8,16 @@ export interface ConformanceFaults {
   resume(): Promise<void> | void;
 }
 
+/** How applications configure the backend, for the config area. */
+export interface ConformanceConfig {
+  /** The backend's constructor over the options `create` uses, with `options` given on top; must not connect. */
+  construct(options: Readonly<Record<string, unknown>>): LockProvider;
+  /** The backend's `DEFAULT_<BACKEND>_LOCK_OPTIONS`: every option with a default; the area gives each a bad value. */
+  defaults: Readonly<Record<string, unknown>>;
+  /** A URL of the server under test that `createLockProvider` takes. @default workerUrl */
+  url?: string;
+}
+
 /** What `describeLockProvider` needs to know about a backend. */
 export interface ConformanceOptions {
   /** Shown as "<name> conformance". */
@@ -20,6 +30,8 @@ export interface ConformanceOptions {
   workerUrl?: string;
   /** Whether a worker built from `workerUrl` shares locks with this process. @default true when workerUrl is given */
   crossProcess?: boolean;
+  /** How the backend is configured, for the config area; without it that area is left out. */
+  config?: ConformanceConfig;
   /** Server controls for the lost-lock tests; they show as skipped without it. */
   faults?: ConformanceFaults;
   /** Lease used by expiry tests; at least the backend's minimum. @default 1000 */
@@ -31,6 +43,7 @@ export interface ConformanceOptions {
 /** Options with defaults applied. */
 export interface ResolvedConformanceOptions extends ConformanceOptions {
   capabilities: { fencing: boolean; fifo: boolean };
+  config: (ConformanceConfig & { url: string }) | undefined;
   crossProcess: boolean;
   ttlMs: number;
   marginMs: number;
@@ -40,8 +53,16 @@ export function resolveConformanceOptions(options: ConformanceOptions): Resolved
   return {
     ...options,
     capabilities: { fencing: true, fifo: false, ...options.capabilities },
+    config: resolveConfig(options),
     crossProcess: options.crossProcess ?? options.workerUrl !== undefined,
     ttlMs: options.ttlMs ?? 1000,
     marginMs: options.marginMs ?? 1500,
   };
+}
+
+function resolveConfig(options: ConformanceOptions): ResolvedConformanceOptions["config"] {
+  if (options.config === undefined) return undefined;
+  const url = options.config.url ?? options.workerUrl;
+  if (url === undefined) throw new Error(`${options.name}: ConformanceOptions.config needs a url, or workerUrl`);
+  return { ...options.config, url };
 }

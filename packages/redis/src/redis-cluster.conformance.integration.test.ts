@@ -1,6 +1,7 @@
 import { describeLockProvider } from "@distlock/conformance";
 import { startRedisCluster } from "@distlock/test-servers";
 import { afterAll } from "vitest";
+import { DEFAULT_REDIS_LOCK_OPTIONS } from "./options/redis-lock-provider-options.js";
 import { RedisLockProvider } from "./redis-lock-provider.js";
 
 const cluster = await startRedisCluster({ masters: 3 });
@@ -11,6 +12,7 @@ describeLockProvider({
   create: () => new RedisLockProvider({ url: cluster.url }),
   capabilities: { fencing: true, fifo: true },
   workerUrl: cluster.url,
+  config: { construct: (options) => new RedisLockProvider({ url: cluster.url, ...options }), defaults: DEFAULT_REDIS_LOCK_OPTIONS },
   faults: {
     pause: () => {
       for (const node of cluster.nodes) node.pause();

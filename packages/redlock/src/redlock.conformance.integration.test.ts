@@ -1,6 +1,7 @@
 import { describeLockProvider } from "@distlock/conformance";
 import { startRedisGroup } from "@distlock/test-servers";
 import { afterAll } from "vitest";
+import { DEFAULT_REDLOCK_LOCK_OPTIONS } from "./options/redlock-lock-provider-options.js";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
 
 const group = await startRedisGroup(5);
@@ -11,6 +12,7 @@ describeLockProvider({
   create: () => new RedlockLockProvider({ url: group.url }),
   capabilities: { fencing: true, fifo: true },
   workerUrl: group.url,
+  config: { construct: (options) => new RedlockLockProvider({ url: group.url, ...options }), defaults: DEFAULT_REDLOCK_LOCK_OPTIONS },
   crossProcess: true,
   faults: {
     pause: () => Promise.all(group.servers.map((server) => server.pause())).then(() => undefined),

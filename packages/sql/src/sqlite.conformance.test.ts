@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeLockProvider } from "@distlock/conformance";
 import { afterAll } from "vitest";
+import { DEFAULT_SQL_LOCK_OPTIONS } from "./options/sql-lock-provider-options.js";
 import { SqlLockProvider } from "./sql-lock-provider.js";
 
 const dir = mkdtempSync(join(tmpdir(), "distlock-sqlite-"));
@@ -14,6 +15,7 @@ describeLockProvider({
   create: () => new SqlLockProvider({ url }),
   capabilities: { fencing: true, fifo: true },
   workerUrl: url,
+  config: { construct: (options) => new SqlLockProvider({ url, ...options }), defaults: DEFAULT_SQL_LOCK_OPTIONS },
   crossProcess: true,
   ttlMs: 1000,
   marginMs: 1000,
