@@ -1,4 +1,5 @@
 import { type Lock, LockError, type LockProvider } from "@distlock/core";
+import { CamelCasePlugin, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addFenceColumn, addVersionColumn, fencedUpdate, fencedUpsert, optimisticUpdate, versionedUpdate } from "../src/sql/index.js";
 import type { AnyDb } from "../src/sql/sql-dialect.js";
@@ -88,6 +89,22 @@ export function describeSqlFence(name: string, open: () => Promise<SqlFenceTarge
       expect(await rowOf(table)).toEqual({ price: 103, fenceToken: second.fencingToken, version: 0 });
       expect(await fencedUpdate(target.db, second, { table, where: { sku: "none" }, set: { price: 1 } })).toEqual({ updatedRows: 0n });
       await second.release();
+    });
+
+    it("takes expressions as values and matches NULL, each statement shape compiled apart", async () => {
+      const table = await productTable();
+      await target.db.insertInto(table).values({ sku: "N-0", price: 5 }).execute();
+      const lock = await target.locks.acquire(`fence:${name}:${table}`);
+      await fencedUpdate(target.db, lock, { table, where: { sku: "A-1" }, set: { price: sql`price + 1` } });
+      await fencedUpdate(target.db, lock, { table, where: { sku: "A-1" }, set: { price: sql`price + 1` } });
+      await fencedUpdate(target.db, lock, { table, where: { sku: "N-0", fence_token: null }, set: { price: 6 } });
+      const second = await fencedUpdate(target.db, lock, { table, where: { sku: "N-0", fence_token: null }, set: { price: 7 } });
+      expect(second).toEqual({ updatedRows: 0n });
+      await fencedUpdate(target.db.withPlugin(new CamelCasePlugin()), lock, { table, where: { sku: "N-0" }, set: { price: 8 } });
+      expect((await rowOf(table)).price).toBe(102);
+      const other = await target.db.selectFrom(table).select(["price", "fence_token"]).where("sku", "=", "N-0").executeTakeFirstOrThrow();
+      expect([Number(other.price), BigInt(other.fence_token)]).toEqual([8, lock.fencingToken]);
+      await lock.release();
     });
 
     it("upserts: inserts a new row, updates it for the current holder, refuses the superseded one", async () => {

@@ -2,7 +2,8 @@ import { FencedOutError } from "@distlock/core";
 import type { FencingLock } from "../fencing-token.js";
 import { type FenceSpec, fenceSpec } from "./fence-spec.js";
 import { namingMissingColumn } from "./missing-column.js";
-import { matchRow } from "./row-match.js";
+import { matchRow, matchShape, matchValues, matchWith } from "./row-match.js";
+import { executeShaped } from "./shaped-statement.js";
 import { type AnyDb, dialectOf, integerParam, readInteger } from "./sql-dialect.js";
 
 /** An UPDATE that only a holder whose token is at least the row's stored one may make. */
@@ -28,18 +29,23 @@ export async function fencedUpdate(db: AnyDb, lock: FencingLock, update: FencedU
   return { updatedRows };
 }
 
-/** The fenced UPDATE itself; resolves with the rows it matched. */
+/** The fenced UPDATE itself, compiled once per shape; resolves with the rows it matched. */
 export async function updateIfNotStale(db: AnyDb, spec: FenceSpec): Promise<bigint> {
-  const token = integerParam(dialectOf(db), spec.token);
+  const dialect = dialectOf(db);
+  const columns = Object.keys(spec.values);
+  const values = [...Object.values(spec.values), spec.token.toString(), ...matchValues(spec.match)];
+  const shape = `fenced update\u0000${spec.table}\u0000${spec.column}\u0000${columns.join(",")}\u0000${matchShape(spec.match)}`;
   const result = await namingMissingColumn("write.column", spec.table, spec.column, () =>
-    db
-      .updateTable(spec.table)
-      .set({ ...spec.values, [spec.column]: token })
-      .where(matchRow(spec.match))
-      .where((eb) => eb.or([eb(spec.column, "is", null), eb(spec.column, "<=", token)]))
-      .executeTakeFirst(),
+    executeShaped(db, shape, values, (slots) => {
+      const token = integerParam(dialect, slots[columns.length]);
+      return db
+        .updateTable(spec.table)
+        .set({ ...Object.fromEntries(columns.map((column, index) => [column, slots[index]])), [spec.column]: token })
+        .where(matchRow(matchWith(spec.match, slots, columns.length + 1)))
+        .where((eb) => eb.or([eb(spec.column, "is", null), eb(spec.column, "<=", token)]));
+    }),
   );
-  return result.numUpdatedRows;
+  return result.numAffectedRows ?? 0n;
 }
 
 /** After a write that changed nothing: throws `FencedOutError` when a matching row holds a larger token. */

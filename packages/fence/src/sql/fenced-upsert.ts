@@ -31,7 +31,7 @@ export async function fencedUpsert(db: AnyDb, lock: FencingLock, upsert: FencedU
 }
 
 async function insertOnConflict(db: AnyDb, spec: FenceSpec): Promise<boolean> {
-  const token = integerParam(dialectOf(db), spec.token);
+  const token = integerParam(dialectOf(db), spec.token.toString());
   const excluded = (column: string) => `excluded.${column}`;
   const stored = `${spec.table}.${spec.column}`;
   const result = await namingMissingColumn("write.column", spec.table, spec.column, () =>
@@ -56,7 +56,7 @@ async function updateThenInsert(db: AnyDb, spec: FenceSpec): Promise<boolean> {
   try {
     await db
       .insertInto(spec.table)
-      .values({ ...spec.match, ...spec.values, [spec.column]: integerParam("mysql", spec.token) })
+      .values({ ...spec.match, ...spec.values, [spec.column]: integerParam("mysql", spec.token.toString()) })
       .execute();
     return true;
   } catch (error) {

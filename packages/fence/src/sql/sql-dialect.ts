@@ -7,7 +7,7 @@ export type FenceDialect = "postgres" | "mysql" | "sqlite";
 // biome-ignore lint/suspicious/noExplicitAny: the caller's schema type is not needed to build these statements.
 export type AnyDb = Kysely<any>;
 
-const INTEGER_TYPE: Record<FenceDialect, string> = { postgres: "bigint", mysql: "signed", sqlite: "integer" };
+const INTEGER_TYPE: Record<Exclude<FenceDialect, "postgres">, string> = { mysql: "signed", sqlite: "integer" };
 
 /** Which SQL family a kysely instance (or a transaction of one) talks to. */
 export function dialectOf(db: AnyDb): FenceDialect {
@@ -19,11 +19,13 @@ export function dialectOf(db: AnyDb): FenceDialect {
 }
 
 /**
- * A 64-bit integer parameter, cast on the server: drivers differ in how they send a JS bigint (pg refuses some, mysql2
- * and better-sqlite3 accept them), but every one sends a string, and the cast makes the comparison numeric.
+ * A 64-bit integer parameter, sent as its decimal string (drivers differ in how they send a JS bigint): PostgreSQL types
+ * it from the column it is compared with or stored in; MySQL would compare a string as a double, and SQLite is cast
+ * alike, so both get an explicit cast. Pass the decimal string (or a shaped statement's placeholder for it).
  */
-export function integerParam(dialect: FenceDialect, value: bigint) {
-  return sql<string>`cast(${value.toString()} as ${sql.raw(INTEGER_TYPE[dialect])})`;
+export function integerParam(dialect: FenceDialect, value: unknown) {
+  if (dialect === "postgres") return sql<string>`${value}`;
+  return sql<string>`cast(${value} as ${sql.raw(INTEGER_TYPE[dialect])})`;
 }
 
 /** A stored integer as the drivers return it (number, bigint, or a decimal string for pg's int8), or null. */

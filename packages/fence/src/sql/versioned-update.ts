@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "@distlock/core";
 import { namingMissingColumn } from "./missing-column.js";
-import { matchRow } from "./row-match.js";
+import { matchRow, matchShape, matchValues, matchWith } from "./row-match.js";
+import { executeShaped } from "./shaped-statement.js";
 import { type AnyDb, dialectOf, integerParam, readInteger } from "./sql-dialect.js";
 import { checkColumns, checkIdentifier, checkNotSet } from "./sql-names.js";
 
@@ -55,16 +56,20 @@ export async function versionedUpdate(db: AnyDb, update: VersionedUpdate): Promi
   return compareAndSet(db, spec, version, set);
 }
 
-/** The versioned UPDATE itself. */
+/** The versioned UPDATE itself, compiled once per shape. */
 export async function compareAndSet(db: AnyDb, spec: VersionSpec, version: bigint, set: Record<string, unknown>): Promise<boolean> {
   const dialect = dialectOf(db);
+  const columns = Object.keys(set);
+  const values = [...Object.values(set), (version + 1n).toString(), ...matchValues(spec.match), version.toString()];
+  const shape = `versioned update\u0000${spec.table}\u0000${spec.column}\u0000${columns.join(",")}\u0000${matchShape(spec.match)}`;
   const result = await namingMissingColumn("write.column", spec.table, spec.column, () =>
-    db
-      .updateTable(spec.table)
-      .set({ ...set, [spec.column]: integerParam(dialect, version + 1n) })
-      .where(matchRow(spec.match))
-      .where(spec.column, "=", integerParam(dialect, version))
-      .executeTakeFirst(),
+    executeShaped(db, shape, values, (slots) =>
+      db
+        .updateTable(spec.table)
+        .set({ ...Object.fromEntries(columns.map((column, index) => [column, slots[index]])), [spec.column]: integerParam(dialect, slots[columns.length]) })
+        .where(matchRow(matchWith(spec.match, slots, columns.length + 1)))
+        .where(spec.column, "=", integerParam(dialect, slots[values.length - 1])),
+    ),
   );
-  return result.numUpdatedRows > 0n;
+  return (result.numAffectedRows ?? 0n) > 0n;
 }
