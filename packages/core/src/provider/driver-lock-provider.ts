@@ -1,24 +1,20 @@
 import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, LockDriver } from "../driver/lock-driver.js";
 import { stampGrant } from "../driver/stamp-grant.js";
-import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
-import { LockError } from "../errors/lock-error.js";
-import { LockLostError } from "../errors/lock-lost-error.js";
 import { LockTimeoutError } from "../errors/lock-timeout-error.js";
 import { ProviderClosedError } from "../errors/provider-closed-error.js";
-import { redactCredentials } from "../errors/redact-credentials.js";
 import { DEFAULT_TTL_MS } from "../options/defaults.js";
 import { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
 import { holderLabel } from "../owner/holder-label.js";
 import { currentOwnerSecret, newOwnerSecret } from "../owner/owner-context.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock, LockCapabilities, LockProvider, LockState } from "../types.js";
-import type { Hold } from "./hold.js";
+import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { HoldRegistry } from "./hold-registry.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
 import { LocalWaitQueue } from "./local-wait-queue.js";
-import { type HoldOperations, LockHandle } from "./lock-handle.js";
 import { pollUntilGranted } from "./poll-until-granted.js";
-import { WaitScope } from "./wait-scope.js";
+import { unlessAborted } from "./unless-aborted.js";
+import { openWait, type WaitScope } from "./wait-scope.js";
 
 /** Options every provider built on a driver accepts. */
 export interface DriverLockProviderOptions {
@@ -26,7 +22,10 @@ export interface DriverLockProviderOptions {
   holderLabel?: string;
 }
 
-/** The common contract (validation, owners, waiting, watchdog, lost-lock signals) over one backend driver. */
+/**
+ * The common contract over one backend driver: each request validated, given its owner, attempted, waited for and
+ * bounded by its signal, `waitMs` and `close()`, until its grant is a hold (kept by `HoldRegistry`).
+ */
 export class DriverLockProvider implements LockProvider {
   readonly backend: string;
   readonly capabilities: LockCapabilities;
@@ -35,7 +34,6 @@ export class DriverLockProvider implements LockProvider {
   readonly #holds: HoldRegistry;
   readonly #queue = new LocalWaitQueue();
   readonly #waits = new Set<WaitScope>();
-  readonly #operations: HoldOperations = { release: (hold, detached) => this.#release(hold, detached), renew: (hold, ttlMs) => this.#renew(hold, ttlMs) };
   #closed: Promise<void> | undefined;
 
   constructor(driver: LockDriver, options: DriverLockProviderOptions = {}) {
@@ -43,7 +41,7 @@ export class DriverLockProvider implements LockProvider {
     this.backend = driver.backend;
     this.capabilities = Object.freeze({ ...driver.capabilities });
     this.#holder = holderLabel(options.holderLabel);
-    this.#holds = new HoldRegistry(driver);
+    this.#holds = new HoldRegistry(driver, this.capabilities);
   }
 
   acquire(key: string, options?: AcquireOptions): Promise<Lock> {
@@ -62,7 +60,7 @@ export class DriverLockProvider implements LockProvider {
   /** `acquire` bounded by the caller's signal, `waitMs` and `close()`; the first attempt is skipped when `attempted`. */
   async #acquireWithin(request: DriverAcquireRequest, settings: AcquireOptions, attempted: boolean): Promise<Lock> {
     const { key } = request;
-    const waiting = this.#waitSignal(key, settings, settings.waitMs === 0 ? undefined : settings.waitMs);
+    const waiting = openWait(this.#waits, key, settings.signal, settings.waitMs === 0 ? undefined : settings.waitMs);
     let leaveLine: (() => void) | undefined;
     try {
       const fresh = attempted ? undefined : await this.#firstAttempt(request, waiting.scope);
@@ -106,7 +104,7 @@ export class DriverLockProvider implements LockProvider {
   async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
     const { request, settings } = this.#prepare(key, options);
     if (settings.signal === undefined) return this.#attemptOnce(request, settings, false);
-    const waiting = this.#waitSignal(key, settings, undefined);
+    const waiting = openWait(this.#waits, key, settings.signal, undefined);
     try {
       const fresh = await this.#firstAttempt(request, waiting.scope);
       return fresh === undefined ? null : this.#grant(request, fresh, settings);
@@ -178,7 +176,7 @@ export class DriverLockProvider implements LockProvider {
         );
       },
       (error: unknown) => {
-        throw this.#failure("acquire", error);
+        throw driverFailure(this.backend, "acquire", error);
       },
     );
   }
@@ -196,14 +194,14 @@ export class DriverLockProvider implements LockProvider {
 
   /** One attempt, abandoned (and undone) if `scope` aborts; its grant confirmed fresh, or undefined when refused. */
   async #firstAttempt(request: DriverAcquireRequest, scope: WaitScope): Promise<DriverGranted | undefined> {
-    const result = await this.#unlessAborted(request, this.#attempt(request), scope);
+    const result = await unlessAborted(this.#driver, request, this.#attempt(request), scope);
     return result.acquired ? this.#freshUnlessAborted(request, result, scope) : undefined;
   }
 
   /** `granted` as is while it is provably fresh (the common case, no extra promise), else `#confirmFresh` abandoned if `scope` aborts. */
   #freshUnlessAborted(request: DriverAcquireRequest, granted: DriverGranted, scope: WaitScope): DriverGranted | Promise<DriverGranted | undefined> {
     if (!scope.aborted && this.#isFresh(request, granted)) return granted;
-    return this.#unlessAborted(request, this.#confirmFresh(request, granted), scope);
+    return unlessAborted(this.#driver, request, this.#confirmFresh(request, granted), scope);
   }
 
   #isFresh(request: DriverAcquireRequest, granted: DriverGranted): boolean {
@@ -225,109 +223,11 @@ export class DriverLockProvider implements LockProvider {
   }
 
   #grant(request: DriverAcquireRequest, granted: DriverGranted, settings: AcquireOptions): Lock {
-    const hold = this.#holds.record(request, granted, settings.autoRenew !== false);
-    return new LockHandle(hold, request.holder, granted.holdCount, this.#operations);
+    return this.#holds.grant(request, granted, settings.autoRenew !== false);
   }
 
-  /**
-   * Drops one level of `hold`. The handle lets go locally on its first try even if the server call
-   * fails (the watchdog stops and the lease runs out on the server), so a failed release never keeps
-   * a key alive; `detached` says an earlier try already let go.
-   */
-  #release(hold: Hold, detached: boolean): Promise<void> {
-    if (hold.openHandles <= 1) hold.releasing = true;
-    return settledCall(() => this.#driver.release(hold.key, hold.ownerSecret)).then(
-      (outcome) => {
-        if (!outcome.held) {
-          hold.lose("the server no longer shows this owner holding it");
-          throw hold.lostReason;
-        }
-        if (!detached) letGo(hold);
-        if (outcome.holdCount === 0) hold.finish();
-      },
-      (error: unknown) => {
-        if (!detached) letGo(hold);
-        throw this.#failure("release", error);
-      },
-    );
-  }
-
-  async #renew(hold: Hold, ttlMs: number | undefined): Promise<void> {
-    if (ttlMs !== undefined) validateAcquireOptions({ ttlMs });
-    if (!hold.active) throw hold.lostReason ?? new LockLostError(hold.key, "it was already released");
-    const ttl = roundTtl(ttlMs ?? hold.ttlMs, this.capabilities);
-    const startedAt = monotonicNow();
-    const [held] = await this.#call("renew", () => this.#driver.renew([{ key: hold.key, ownerSecret: hold.ownerSecret, ttlMs: ttl }]));
-    if (held !== true) {
-      hold.lose("the server no longer shows this owner holding it");
-      throw hold.lostReason;
-    }
-    hold.ttlMs = ttl;
-    hold.extend(conservativeDeadline(startedAt, ttl), startedAt, ttl);
-  }
-
-  /** One scope for a caller's wait: their own signal, `close()`, and the `timeoutMs` budget (a `LockTimeoutError`). */
-  #waitSignal(key: string, settings: AcquireOptions, timeoutMs: number | undefined) {
-    const startedAt = monotonicNow();
-    const scope = new WaitScope();
-    const onCallerAbort = () => scope.abort(settings.signal?.reason);
-    settings.signal?.addEventListener("abort", onCallerAbort, { once: true });
-    this.#waits.add(scope);
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => scope.abort(new LockTimeoutError(key, monotonicNow() - startedAt)), timeoutMs);
-    return {
-      scope,
-      dispose: () => {
-        clearTimeout(timer);
-        settings.signal?.removeEventListener("abort", onCallerAbort);
-        this.#waits.delete(scope);
-      },
-    };
-  }
-
-  /**
-   * Settles like `attempt`, or rejects with the scope's reason as soon as it aborts; a grant
-   * that arrives after the abort is released again, so an abandoned call leaves no lock behind.
-   */
-  #unlessAborted<T extends DriverAcquireResult | undefined>(request: DriverAcquireRequest, attempt: Promise<T>, scope: WaitScope): Promise<T> {
-    const undoLateGrant = () =>
-      attempt.then(
-        (result) => (result?.acquired ? this.#driver.release(request.key, request.ownerSecret) : undefined),
-        () => undefined,
-      );
-    if (scope.aborted) {
-      void undoLateGrant().catch(() => undefined);
-      return Promise.reject(scope.reason);
-    }
-    return new Promise<T>((resolve, reject) => {
-      const stopListening = scope.onAbort((reason) => {
-        reject(reason);
-        void undoLateGrant().catch(() => undefined);
-      });
-      attempt.then(
-        (result) => {
-          stopListening();
-          resolve(result);
-        },
-        (error: unknown) => {
-          stopListening();
-          reject(error);
-        },
-      );
-    });
-  }
-
-  async #call<T>(operation: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      throw this.#failure(operation, error);
-    }
-  }
-
-  /** A driver's failure as the caller sees it: distlock errors and aborts as they are, anything else BACKEND_UNAVAILABLE. */
-  #failure(operation: string, error: unknown): unknown {
-    if (LockError.is(error) || (error instanceof Error && error.name === "AbortError")) return error;
-    return new BackendUnavailableError(this.backend, `${operation} failed (${describe(error)})`, { cause: error });
+  #call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    return callDriver(this.backend, operation, run);
   }
 
   #assertOpen(): void {
@@ -336,32 +236,7 @@ export class DriverLockProvider implements LockProvider {
 
   async #shutdown(): Promise<void> {
     for (const scope of [...this.#waits]) scope.abort(new ProviderClosedError(this.backend));
-    const holds = this.#holds.stop();
-    await Promise.allSettled(
-      holds.map(async (hold) => {
-        for (let i = 0; i < hold.openHandles; i++) await this.#driver.release(hold.key, hold.ownerSecret);
-      }),
-    );
-    for (const hold of holds) hold.lose("its provider was closed");
+    await this.#holds.close();
     await this.#driver.close();
   }
-}
-
-/** `call()`, with a synchronous throw turned into a rejection as an async function would. */
-function settledCall<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return call();
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/** One handle of `hold` lets go locally; the last one ends the hold here. */
-function letGo(hold: Hold): void {
-  hold.openHandles -= 1;
-  if (hold.openHandles <= 0) hold.finish();
-}
-
-function describe(error: unknown): string {
-  return redactCredentials(error instanceof Error ? error.message || error.name : String(error));
 }

@@ -1,11 +1,18 @@
 import type { DriverAcquireRequest, DriverGranted, LockDriver } from "../driver/lock-driver.js";
+import { LockLostError } from "../errors/lock-lost-error.js";
+import { validateAcquireOptions } from "../options/validate-acquire.js";
 import { monotonicNow } from "../time/monotonic.js";
+import type { Lock, LockCapabilities } from "../types.js";
+import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { Hold } from "./hold.js";
-import { conservativeDeadline } from "./lease-math.js";
+import { conservativeDeadline, roundTtl } from "./lease-math.js";
+import { type HoldOperations, LockHandle } from "./lock-handle.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
 
-/** The holds of one provider, the latest of each key, and the watchdog that renews them. */
-export class HoldRegistry {
+/** The holds of one provider, the latest of each key, the watchdog that renews them, and what their lock handles ask. */
+export class HoldRegistry implements HoldOperations {
+  readonly #driver: LockDriver;
+  readonly #capabilities: LockCapabilities;
   readonly #holds = new Set<Hold>();
   /**
    * The latest hold of each key. The server grants a key to one owner at a time, so an owner's grant re-enters its
@@ -15,12 +22,78 @@ export class HoldRegistry {
   readonly #onHoldEnd = (hold: Hold) => this.#forget(hold);
   readonly #scheduler: RenewalScheduler;
 
-  constructor(driver: LockDriver) {
+  constructor(driver: LockDriver, capabilities: LockCapabilities) {
+    this.#driver = driver;
+    this.#capabilities = capabilities;
     this.#scheduler = new RenewalScheduler(driver);
   }
 
-  /** Records a grant as one more open handle: of the owner's hold of the key if it re-entered, else of a new hold. */
-  record(request: DriverAcquireRequest, granted: DriverGranted, autoRenew: boolean): Hold {
+  /** A lock handle for a grant: one more open handle of the owner's hold of the key if it re-entered, else of a new hold. */
+  grant(request: DriverAcquireRequest, granted: DriverGranted, autoRenew: boolean): Lock {
+    return new LockHandle(this.#record(request, granted, autoRenew), request.holder, granted.holdCount, this);
+  }
+
+  /**
+   * Drops one level of `hold`. The handle lets go locally on its first try even if the server call
+   * fails (the watchdog stops and the lease runs out on the server), so a failed release never keeps
+   * a key alive; `detached` says an earlier try already let go.
+   */
+  release(hold: Hold, detached: boolean): Promise<void> {
+    if (hold.openHandles <= 1) hold.releasing = true;
+    return settledCall(() => this.#driver.release(hold.key, hold.ownerSecret)).then(
+      (outcome) => {
+        if (!outcome.held) {
+          hold.lose("the server no longer shows this owner holding it");
+          throw hold.lostReason;
+        }
+        if (!detached) letGo(hold);
+        if (outcome.holdCount === 0) hold.finish();
+      },
+      (error: unknown) => {
+        if (!detached) letGo(hold);
+        throw driverFailure(this.#driver.backend, "release", error);
+      },
+    );
+  }
+
+  async renew(hold: Hold, ttlMs: number | undefined): Promise<void> {
+    if (ttlMs !== undefined) validateAcquireOptions({ ttlMs });
+    if (!hold.active) throw hold.lostReason ?? new LockLostError(hold.key, "it was already released");
+    const ttl = roundTtl(ttlMs ?? hold.ttlMs, this.#capabilities);
+    const startedAt = monotonicNow();
+    const [held] = await callDriver(this.#driver.backend, "renew", () => this.#driver.renew([{ key: hold.key, ownerSecret: hold.ownerSecret, ttlMs: ttl }]));
+    if (held !== true) {
+      hold.lose("the server no longer shows this owner holding it");
+      throw hold.lostReason;
+    }
+    hold.ttlMs = ttl;
+    hold.extend(conservativeDeadline(startedAt, ttl), startedAt, ttl);
+  }
+
+  /** How long a hold of `key` here that is not being released still lasts, in ms; undefined when there is none. */
+  heldHereMs(key: string): number | undefined {
+    const hold = this.#holdByKey.get(key);
+    return hold === undefined || hold.releasing || !hold.active ? undefined : hold.validUntil - monotonicNow();
+  }
+
+  /** Every hold of `key` here loses, for `reason`. */
+  loseAll(key: string, reason: string): void {
+    for (const hold of this.#holds) if (hold.key === key) hold.lose(reason);
+  }
+
+  /** Stops the watchdog for good, releases every open handle on the server (best effort) and loses the holds here. */
+  async close(): Promise<void> {
+    this.#scheduler.stop();
+    const holds = [...this.#holds];
+    await Promise.allSettled(
+      holds.map(async (hold) => {
+        for (let i = 0; i < hold.openHandles; i++) await this.#driver.release(hold.key, hold.ownerSecret);
+      }),
+    );
+    for (const hold of holds) hold.lose("its provider was closed");
+  }
+
+  #record(request: DriverAcquireRequest, granted: DriverGranted, autoRenew: boolean): Hold {
     const startedAt = granted.grantedAt ?? monotonicNow();
     const validUntil = conservativeDeadline(startedAt, Math.min(granted.ttlMs, request.ttlMs));
     let hold = this.#holdByKey.get(request.key);
@@ -47,26 +120,15 @@ export class HoldRegistry {
     return hold;
   }
 
-  /** How long a hold of `key` here that is not being released still lasts, in ms; undefined when there is none. */
-  heldHereMs(key: string): number | undefined {
-    const hold = this.#holdByKey.get(key);
-    return hold === undefined || hold.releasing || !hold.active ? undefined : hold.validUntil - monotonicNow();
-  }
-
-  /** Every hold of `key` here loses, for `reason`. */
-  loseAll(key: string, reason: string): void {
-    for (const hold of this.#holds) if (hold.key === key) hold.lose(reason);
-  }
-
-  /** Stops the watchdog for good and returns the holds still open, for the provider to release. */
-  stop(): Hold[] {
-    this.#scheduler.stop();
-    return [...this.#holds];
-  }
-
   #forget(hold: Hold): void {
     this.#holds.delete(hold);
     if (this.#holdByKey.get(hold.key) === hold) this.#holdByKey.delete(hold.key);
     this.#scheduler.remove(hold);
   }
+}
+
+/** One handle of `hold` lets go locally; the last one ends the hold here. */
+function letGo(hold: Hold): void {
+  hold.openHandles -= 1;
+  if (hold.openHandles <= 0) hold.finish();
 }
