@@ -14,6 +14,5 @@ export { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 export { KEEP_QUEUE, NOW_US, REENTER } from "./scripts/lua-functions.js";
 export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";
-export { ReleaseLatch } from "./waiting/release-latch.js";
 export { type ChannelListener, ReleaseSubscriber, type ReleaseSubscriberConfig } from "./waiting/release-subscriber.js";
 export { queueRefreshMs } from "./waiting/wait-in-queue.js";

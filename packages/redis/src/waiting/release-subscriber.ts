@@ -1,6 +1,4 @@
-import type { ReleaseWatch } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
-import { ReleaseLatch } from "./release-latch.js";
 
 /** Sees each message published on a channel; `null` when the connection came back and messages may have been missed. */
 export type ChannelListener = (message: string | null) => void;
@@ -34,14 +32,6 @@ export class ReleaseSubscriber {
 
   constructor(config: ReleaseSubscriberConfig) {
     this.#config = Object.freeze({ ...config });
-  }
-
-  /** Subscribes to `channel` (or joins the subscription) and resolves once releases will be seen. */
-  async watch(channel: string): Promise<ReleaseWatch> {
-    let stop: () => void = () => undefined;
-    const latch = new ReleaseLatch(() => stop());
-    stop = await this.listen(channel, () => latch.notify());
-    return latch;
   }
 
   /** Passes every message of `channel` to `listener` from the moment this resolves; returns the (idempotent) unsubscribe. */

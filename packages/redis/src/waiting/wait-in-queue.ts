@@ -26,12 +26,14 @@ export interface QueueAccess {
 export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
   const waiterId = randomBytes(12).toString("base64url");
   let handOff: HandOffMessage | undefined;
-  let pause: Latch | undefined;
+  // Spent by the pause it ends: a message that comes during an attempt ends the next pause at once, so a hand-off
+  // this waiter must claim through an attempt is not left waiting for the refresh.
+  const wake = new Latch("spent-by-wait");
   const stopListening = await queue.listen(request.key, (message) => {
     const parsed = message === null ? undefined : parseHandOffMessage(message);
     if (message !== null && parsed?.waiterId !== waiterId) return;
     if (parsed !== undefined && !queue.claimHandOffs) handOff = parsed;
-    pause?.open();
+    wake.open();
   });
   const refreshMs = queueRefreshMs(queue.waiterLeaseMs, request.ttlMs);
   try {
@@ -41,12 +43,7 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       const result = await queue.attempt(request, waiterId);
       if (result.acquired) return stampGrant(result, sentAt);
       // This attempt ran before any hand-off to this waiter, so a hand-off's lease started after `sentAt`.
-      if (handOff === undefined) {
-        // A latch per pause: only a message that comes while it waits ends it early.
-        pause = new Latch();
-        await pause.wait(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal);
-        pause = undefined;
-      }
+      if (handOff === undefined) await wake.wait(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal);
       if (handOff !== undefined) return { acquired: true, fencingToken: handOff.fencingToken, holdCount: 1, ttlMs: handOff.ttlMs, grantedAt: sentAt };
     }
   } catch (error) {

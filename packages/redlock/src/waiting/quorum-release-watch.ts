@@ -1,4 +1,4 @@
-import { abortableSleep, MAX_POLL_INTERVAL_MS, monotonicNow, type ReleaseWatch } from "@distlock/core/driver";
+import { Latch, MAX_POLL_INTERVAL_MS, monotonicNow, type ReleaseWatch } from "@distlock/core/driver";
 
 /** How a `QuorumReleaseWatch` decides to wake its waiter. */
 export interface QuorumReleaseWatchConfig {
@@ -21,7 +21,7 @@ export class QuorumReleaseWatch implements ReleaseWatch {
   /** Per node name, when it last announced a release, and when it last named this waiter. */
   readonly #announcedAt = new Map<string, number>();
   readonly #namedAt = new Map<string, number>();
-  readonly #closed = new AbortController();
+  #closed = false;
   #stops: Array<() => void> = [];
   /** Longest sleep: when some node could not be subscribed, a release there is found by attempting. */
   #sleepCapMs = Number.POSITIVE_INFINITY;
@@ -46,17 +46,17 @@ export class QuorumReleaseWatch implements ReleaseWatch {
   }
 
   next(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    if (signal.aborted || this.#closed.signal.aborted || this.#due()) return Promise.resolve();
-    const woken = new AbortController();
-    this.#wake = () => woken.abort();
-    return abortableSleep(Math.min(timeoutMs, this.#sleepCapMs), AbortSignal.any([signal, woken.signal])).finally(() => {
+    if (signal.aborted || this.#closed || this.#due()) return Promise.resolve();
+    const woken = new Latch();
+    this.#wake = () => woken.open();
+    return woken.wait(Math.min(timeoutMs, this.#sleepCapMs), signal).finally(() => {
       this.#wake = undefined;
     });
   }
 
   close(): void {
-    if (this.#closed.signal.aborted) return;
-    this.#closed.abort();
+    if (this.#closed) return;
+    this.#closed = true;
     this.#wake?.();
     for (const stop of this.#stops) stop();
   }
