@@ -1,4 +1,4 @@
-/** Resolves after `ms`, or early (without error) when `signal` aborts. The timer never keeps the process alive on its own. */
+/** Resolves after `ms`, or early (without error) when `signal` aborts. The timer keeps the process alive, as a sleep in a job should. */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
