@@ -1,1 +1,3 @@
-export {};
+export { type EtcdFenceOptions, fencedTxn } from "./fenced-txn.js";
+export { DEFAULT_ETCD_LOCK_PREFIX } from "./lock-holder.js";
+export type { EtcdWrites } from "./txn-plan.js";
