@@ -1,3 +1,4 @@
 export { type EtcdFenceOptions, fencedTxn } from "./fenced-txn.js";
 export { DEFAULT_ETCD_LOCK_PREFIX } from "./lock-holder.js";
+export { type EtcdUpdate, type OptimisticUpdateOptions, optimisticUpdate } from "./optimistic-update.js";
 export type { EtcdWrites } from "./txn-plan.js";
