@@ -9,8 +9,8 @@ import { quorumScripts } from "./quorum-scripts.js";
 import { redlockNodeClients } from "./redlock-node-urls.js";
 
 /**
- * distlock redlock's own server commands for one uncontended acquire+release (see `RedlockLockDriver`'s `#attempt` and
- * `release`), sent to every node at once through bare ioredis clients: no core, no driver. An acquire nobody contests
+ * distlock redlock's own server commands for one uncontended acquire+release (see `QuorumAcquire`'s `#attempt` and
+ * `QuorumRelease`'s `release`), sent to every node at once through bare ioredis clients: no core, no driver. An acquire nobody contests
  * is one quorum-acquire per node (fenced, the default: a proposed token above the last), a release one quorum-release
  * per node. distlock's row minus this one is what distlock's client code adds.
  */

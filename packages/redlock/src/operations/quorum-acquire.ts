@@ -1,0 +1,221 @@
+import { BackendUnavailableError, QuorumNotReachedError } from "@distlock/core";
+import {
+  type DriverAcquireRequest,
+  type DriverAcquireResult,
+  type DriverGranted,
+  type DriverRefused,
+  type DriverWait,
+  monotonicNow,
+  type ReleaseWatch,
+} from "@distlock/core/driver";
+import { RENEW_SCRIPT, type RedisKeyLayout } from "@distlock/redis/internal";
+import { maxToken } from "../fencing/stored-token.js";
+import { TokenProposals } from "../fencing/token-proposals.js";
+import type { RedlockNode } from "../nodes/redlock-node.js";
+import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
+import type { LeaseBudget } from "../quorum/lease-budget.js";
+import type { NodeSet } from "../quorum/node-set.js";
+import { LEAVE_QUORUM_QUEUE_SCRIPT, QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
+import { QuorumReleaseWatch } from "../waiting/quorum-release-watch.js";
+import { type QueuePlace, waitInQuorumQueue } from "../waiting/wait-in-quorum-queue.js";
+import { type AcquireVote, acquireOutcome, type GrantVote, grantedAlike, replyVote, toAcquireVote } from "./acquire-votes.js";
+import { heldHere } from "./node-replies.js";
+import type { QuorumContext } from "./quorum-context.js";
+
+/** How many times one `tryAcquire` proposes a higher token after a majority found its proposal outdated. */
+const MAX_OUTBIDS = 2;
+
+/** An attempt whose token proposal was outdated on enough nodes to have cost it the majority: propose again at once. */
+const OUTBID = Symbol("outbid");
+
+/**
+ * Acquiring on a majority: every node votes on the lock with one proposed fencing token; waiters queue on every node in
+ * one order (by ticket), and a release announces the first waiter, so only it retries.
+ */
+export class QuorumAcquire {
+  readonly #nodes: NodeSet;
+  readonly #layout: RedisKeyLayout;
+  readonly #budget: LeaseBudget;
+  readonly #settings: ResolvedRedlockLockOptions;
+  readonly #proposals = new TokenProposals();
+
+  constructor(context: QuorumContext) {
+    this.#nodes = context.nodes;
+    this.#layout = context.layout;
+    this.#budget = context.budget;
+    this.#settings = context.settings;
+  }
+
+  tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    return this.#tryAcquire(request, undefined);
+  }
+
+  acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
+    return waitInQuorumQueue(
+      {
+        attempt: (place) => this.#tryAcquire(request, place),
+        watchTurn: (place, lastAttemptAt) => this.#watchTurn(request.key, place, lastAttemptAt),
+        leave: (place) => this.#leave(request.key, place),
+        waiterLeaseMs: this.#settings.waiterLeaseMs,
+      },
+      request.ttlMs,
+      wait.signal,
+    );
+  }
+
+  /**
+   * The votes that decide the attempt: once a majority granted alike (all fresh, or a majority re-entered) the later
+   * answers cannot change the outcome, so `votes` has the nodes still to answer as `pending` and `rest` brings their
+   * votes (awaited before a grant is handed out, see `#attempt`).
+   */
+  async #requestVotes(
+    request: DriverAcquireRequest,
+    proposal: bigint | null,
+    place: QueuePlace | undefined,
+  ): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
+    const { key, ownerSecret, holder, ttlMs } = request;
+    const keys = this.#layout.queueScriptKeys(key);
+    const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs), proposal?.toString() ?? "", ...placeArgs(place)];
+    const { replies, pending, rest } = await this.#nodes.fanOutUntil(
+      async (node) => toAcquireVote(node, await node.run("acquire", QUORUM_ACQUIRE_SCRIPT, keys, args)),
+      this.#budget.bound("acquire", ttlMs),
+      (answers) => grantedAlike(answers, this.#nodes.quorum),
+    );
+    return {
+      votes: [...replies.map(replyVote), ...pending.map((node): AcquireVote => ({ node, vote: "pending" }))],
+      rest: rest.then((late) => late.map(replyVote)),
+    };
+  }
+
+  /** One attempt, proposing again at once (at most `MAX_OUTBIDS` times) while outdated proposals cost it the majority. */
+  async #tryAcquire(request: DriverAcquireRequest, place: QueuePlace | undefined): Promise<DriverAcquireResult> {
+    let result = await this.#attempt(request, place);
+    for (let outbids = 0; result === OUTBID && outbids < MAX_OUTBIDS; outbids++) result = await this.#attempt(request, place);
+    return result === OUTBID ? { acquired: false, retryAfterMs: this.#jitterMs() } : result;
+  }
+
+  /**
+   * One round: every node votes on the lock with the same proposed token (a waiter's `place` joins the queue where it
+   * is refused). Granted when a majority granted alike and the validity is still positive once every node answered (or
+   * timed out); a granted waiter then leaves the queues it is still in.
+   */
+  async #attempt(request: DriverAcquireRequest, place: QueuePlace | undefined): Promise<DriverAcquireResult | typeof OUTBID> {
+    const startedAt = monotonicNow();
+    const proposal = this.#settings.fencing ? this.#proposals.next() : null;
+    const { votes, rest } = await this.#requestVotes(request, proposal, place);
+    const granted = votes.filter((vote): vote is GrantVote => vote.vote === "for");
+    if (granted.length < this.#nodes.quorum) {
+      await this.#undo(request, votes, place);
+      return this.#refusal(votes, granted.length);
+    }
+    const fencingToken = this.#grantToken(granted, proposal);
+    // Handed out only once the slower nodes voted too: an owner then holds every node it could get, so losing a
+    // minority's copies early (clock drift) still leaves it a majority, and no acquire of it is left in flight.
+    const everyVote = [...votes.filter((vote) => vote.vote !== "pending"), ...(await rest)];
+    if (fencingToken === undefined || !(await this.#stillHeld(request, everyVote))) {
+      await this.#undo(request, everyVote, place);
+      return { acquired: false, retryAfterMs: this.#jitterMs() };
+    }
+    if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
+      await this.#undo(request, everyVote, place);
+      throw new BackendUnavailableError(
+        "redlock",
+        `acquiring "${request.key}" took ${Math.round(monotonicNow() - startedAt)} ms, leaving no validity of its ${request.ttlMs} ms lease; it was released again (raise ttlMs or check the nodes' latency)`,
+      );
+    }
+    const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
+    const queuedOn = everyVote.filter((vote) => vote.vote !== "for").map((vote) => vote.node);
+    if (place !== undefined && queuedOn.length > 0) await this.#leave(request.key, place, { won: queuedOn });
+    return { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
+  }
+
+  /**
+   * A grant that other owners contested (some node voted against or outdated) is checked once more before it is
+   * handed out: a majority of the granting nodes must still hold it. With a bare majority, one node that dropped its
+   * copy early (clock drift) would leave the owner without a majority from the start. Uncontended grants skip this.
+   */
+  async #stillHeld(request: DriverAcquireRequest, votes: readonly AcquireVote[]): Promise<boolean> {
+    if (votes.every((vote) => vote.vote === "for" || vote.vote === "error")) return true;
+    const granting = votes.filter((vote) => vote.vote === "for").map((vote) => vote.node);
+    const args = [request.ownerSecret, this.#budget.leaseMs(request.ttlMs)];
+    const keys = [this.#layout.lockKey(request.key)];
+    const replies = await this.#nodes.fanOut((node) => node.run("acquire", RENEW_SCRIPT, keys, args), this.#budget.bound("acquire", request.ttlMs), granting);
+    return replies.filter(heldHere).length >= this.#nodes.quorum;
+  }
+
+  /**
+   * The token of a majority grant: a fresh one gets the proposal, which every granting node stored; a re-entry keeps
+   * its hold's token, which is only one when a majority already held the key for this owner (undefined otherwise:
+   * the earlier hold lost its majority). Null without fencing.
+   */
+  #grantToken(granted: readonly GrantVote[], proposal: bigint | null): bigint | null | undefined {
+    const reentered = granted.filter((vote) => vote.holdCount > 1);
+    if (reentered.length === 0) {
+      if (proposal !== null) this.#proposals.raiseAbove(proposal);
+      return proposal;
+    }
+    if (reentered.length < this.#nodes.quorum) return undefined;
+    return this.#settings.fencing ? (maxToken(reentered.map((vote) => vote.token)) ?? null) : null;
+  }
+
+  /**
+   * Drops this attempt's level on every node that did not refuse, including those whose answer was lost (one connection
+   * keeps the order); a waiter keeps its place in those nodes' queues.
+   */
+  async #undo(request: DriverAcquireRequest, votes: readonly AcquireVote[], place: QueuePlace | undefined): Promise<void> {
+    const targets = votes.filter((vote) => vote.vote !== "against" && vote.vote !== "outdated").map((vote) => vote.node);
+    if (targets.length === 0) return;
+    const args = [request.ownerSecret, this.#layout.releaseChannel(request.key), ...placeArgs(place)];
+    const bound = this.#budget.bound("release");
+    await this.#nodes.fanOut((node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.#layout.queueScriptKeys(request.key), args), bound, targets);
+  }
+
+  /**
+   * Takes `place` out of the queues (best effort: an entry left behind expires with its lease): of every node when the
+   * waiter gives up, announcing the next waiter where the lock is free; only of the nodes that refused it when it `won`
+   * on the others, silently, since waking the next waiter now would only send an attempt that the winner refuses.
+   */
+  async #leave(key: string, place: QueuePlace, { won }: { won?: readonly RedlockNode[] } = {}): Promise<void> {
+    const args = [place.id, won === undefined ? this.#layout.releaseChannel(key) : ""];
+    await this.#nodes.fanOut(
+      (node) => node.run("leave", LEAVE_QUORUM_QUEUE_SCRIPT, this.#layout.queueScriptKeys(key), args),
+      this.#budget.bound("release"),
+      won,
+    );
+  }
+
+  /** Hears every node announce releases and name its first waiter (see `QuorumReleaseWatch` for when `place` wakes). */
+  async #watchTurn(key: string, place: QueuePlace, lastAttemptAt: () => number): Promise<ReleaseWatch> {
+    const watch = new QuorumReleaseWatch({ waiterId: place.id, needed: this.#nodes.quorum, lastAttemptAt });
+    const channel = this.#layout.releaseChannel(key);
+    const replies = await this.#nodes.fanOut((node) => node.listen(channel, (message) => watch.hear(node.name, message)));
+    const stops = replies.flatMap((reply) => (reply.ok ? [reply.value] : []));
+    watch.subscribed(stops, stops.length === replies.length);
+    return watch;
+  }
+
+  /**
+   * A failed attempt: too many nodes down → QUORUM_NOT_REACHED; held (or promised to a waiter) by a majority → wait for
+   * that lease (or turn); outdated proposals that cost the majority → propose above the nodes' counters at once; a split
+   * vote → jittered retry.
+   */
+  #refusal(votes: readonly AcquireVote[], granted: number): DriverRefused | typeof OUTBID {
+    const outcomes = votes.map(acquireOutcome);
+    if (this.#nodes.unreachable(outcomes.filter((o) => o.vote === "error").length)) throw new QuorumNotReachedError("acquire", this.#nodes.quorum, outcomes);
+    const leases = votes.flatMap((vote) => (vote.vote === "against" ? [vote.leftMs] : []));
+    if (leases.length >= this.#nodes.quorum) return { acquired: false, retryAfterMs: Math.max(1, ...leases) };
+    const outdated = votes.flatMap((vote) => (vote.vote === "outdated" ? [vote.counter] : []));
+    for (const counter of outdated) this.#proposals.raiseAbove(counter);
+    if (outdated.length > 0 && granted + outdated.length >= this.#nodes.quorum) return OUTBID;
+    return { acquired: false, retryAfterMs: this.#jitterMs() };
+  }
+
+  #jitterMs(): number {
+    return 1 + Math.floor(Math.random() * this.#settings.retryJitterMs);
+  }
+}
+
+/** The waiter arguments of the acquire and give-back (undo) scripts: id, ticket and lease, or one "" for an attempt that does not wait. */
+function placeArgs(place: QueuePlace | undefined): Array<string | number> {
+  return place === undefined ? [""] : [place.id, place.ticket, place.leaseMs];
+}

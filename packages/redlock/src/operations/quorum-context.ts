@@ -1,0 +1,23 @@
+import type { RedisKeyLayout, RedisScript } from "@distlock/redis/internal";
+import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
+import type { LeaseBudget } from "../quorum/lease-budget.js";
+import type { NodeReply, NodeSet } from "../quorum/node-set.js";
+
+/** What every operation of a `RedlockLockDriver` runs on. */
+export interface QuorumContext {
+  readonly nodes: NodeSet;
+  readonly layout: RedisKeyLayout;
+  readonly budget: LeaseBudget;
+  readonly settings: ResolvedRedlockLockOptions;
+}
+
+/** Runs `script` on every node, bounded by `operation`'s budget. */
+export function runEverywhere(
+  context: QuorumContext,
+  operation: string,
+  script: RedisScript,
+  keys: readonly string[],
+  args: readonly string[],
+): Promise<NodeReply<unknown>[]> {
+  return context.nodes.fanOut((node) => node.run(operation, script, keys, args), context.budget.bound(operation));
+}
