@@ -109,4 +109,23 @@ describe("optimistic transactions on one Redis server", () => {
     expect(result.attempts).toBe(1);
     expect(await redis.get(mine)).toBe("committed");
   });
+
+  it("disconnects the client's watch connection when the client quits", async () => {
+    const name = `fence-${randomUUID()}`;
+    const client = new Redis(server.url, { connectionName: name });
+    await optimisticTransaction(client, { watch: [`counter:${randomUUID()}`], run: () => null });
+    expect(await connectionsNamed(name)).toBe(2);
+    await client.quit();
+    await until(async () => (await connectionsNamed(name)) === 0);
+  });
 });
+
+async function connectionsNamed(name: string): Promise<number> {
+  const clients = String(await server.command("CLIENT", "LIST"));
+  return clients.split("\n").filter((line) => line.includes(` name=${name} `)).length;
+}
+
+/** Asks again every 20 ms until `fact` holds (the test's timeout bounds it). */
+async function until(fact: () => Promise<boolean>): Promise<void> {
+  while (!(await fact())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
