@@ -69,8 +69,8 @@ export async function runFenced(client: RedisClient, request: FencedRunRequest):
   return rest;
 }
 
-/** Checks what the script cannot: a client key prefix would rename the declared keys but not the command words. */
-export function assertNoKeyPrefix(client: RedisClient): void {
+/** Checks that `client` is an ioredis client without a key prefix, which would rename the declared keys but not the keys inside the commands. */
+export function checkScriptClient(client: RedisClient): void {
   if (typeof client !== "object" || client === null || typeof client.defineCommand !== "function") {
     throw new InvalidArgumentError("redis", "must be an ioredis Redis or Cluster client");
   }

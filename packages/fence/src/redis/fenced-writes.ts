@@ -3,7 +3,7 @@ import type { RedisValue } from "ioredis";
 import { type FencingLock, fencingTokenOf } from "../fencing-token.js";
 import { checkCommands, checkKey, checkKeys, isCommandWord } from "./command-checks.js";
 import { redisFenceKey } from "./fence-key.js";
-import { assertNoKeyPrefix, type RedisClient, type RedisCommand, runFenced } from "./fenced-script.js";
+import { checkScriptClient, type RedisClient, type RedisCommand, runFenced } from "./fenced-script.js";
 
 /** Where a fenced write keeps the token. */
 export interface RedisFenceOptions {
@@ -32,7 +32,7 @@ export function fencedRun(redis: RedisClient, lock: FencingLock, spec: FencedRun
   const keys = checkKeys(spec.keys, "spec.keys");
   const commands = checkCommands(spec.commands, "spec.commands", keys);
   const fenceKeys = spec.fenceKey === undefined ? keys.map((key, i) => redisFenceKey(key, `spec.keys[${i}]`)) : [checkKey(spec.fenceKey, "spec.fenceKey")];
-  assertNoKeyPrefix(redis);
+  checkScriptClient(redis);
   return runFenced(redis, { resource: `redis keys ${keys.map((key) => JSON.stringify(key)).join(", ")}`, token, fenceKeys, keys, commands });
 }
 
@@ -81,7 +81,7 @@ export async function fencedDel(redis: RedisClient, lock: FencingLock, key: stri
 
 async function runOne(redis: RedisClient, token: bigint, key: string, command: RedisCommand, options: RedisFenceOptions): Promise<unknown> {
   const fenceKey = options.fenceKey === undefined ? redisFenceKey(key) : checkKey(options.fenceKey, "options.fenceKey");
-  assertNoKeyPrefix(redis);
+  checkScriptClient(redis);
   const [reply] = await runFenced(redis, { resource: `redis key ${JSON.stringify(key)}`, token, fenceKeys: [fenceKey], keys: [key], commands: [command] });
   return reply;
 }
