@@ -41,19 +41,10 @@ export interface EtcdLockProviderOptions extends DriverLockProviderOptions {
   dialTimeoutMs?: number;
 }
 
-/** The options of `EtcdLockProviderOptions` that have a default. */
-type EtcdLockSettings = Readonly<
-  Required<Pick<EtcdLockProviderOptions, "hosts" | "prefix" | "sessionTtlMs" | "minTtlMs" | "requestTimeoutMs" | "recheckIntervalMs" | "dialTimeoutMs">>
->;
-
-/** `EtcdLockProviderOptions` after validation: every default applied, and the URL's hosts, prefix and credentials taken. */
-export type ResolvedEtcdLockOptions = EtcdLockSettings & Readonly<Pick<EtcdLockProviderOptions, "client" | "auth" | "tls" | "holderLabel">>;
-
-/** @deprecated The name `queue-waiter.ts` still imports (it is being rewritten elsewhere); use `ResolvedEtcdLockOptions`. */
-export type ResolvedEtcdLockProviderOptions = ResolvedEtcdLockOptions;
-
 /** The default of every option of `EtcdLockProviderOptions` that has one. */
-export const DEFAULT_ETCD_LOCK_OPTIONS: EtcdLockSettings = Object.freeze({
+export const DEFAULT_ETCD_LOCK_OPTIONS: Readonly<
+  Required<Pick<EtcdLockProviderOptions, "hosts" | "prefix" | "sessionTtlMs" | "minTtlMs" | "requestTimeoutMs" | "recheckIntervalMs" | "dialTimeoutMs">>
+> = Object.freeze({
   hosts: Object.freeze(["http://127.0.0.1:2379"]),
   prefix: "distlock",
   sessionTtlMs: 30_000,
@@ -62,3 +53,9 @@ export const DEFAULT_ETCD_LOCK_OPTIONS: EtcdLockSettings = Object.freeze({
   recheckIntervalMs: 10_000,
   dialTimeoutMs: 5_000,
 });
+
+/** `EtcdLockProviderOptions` after validation: every default applied, and the URL's hosts, prefix and credentials taken. */
+export type ResolvedEtcdLockOptions = typeof DEFAULT_ETCD_LOCK_OPTIONS & Readonly<Pick<EtcdLockProviderOptions, "client" | "auth" | "tls" | "holderLabel">>;
+
+/** @deprecated The name `queue-waiter.ts` still imports (it is being rewritten elsewhere); use `ResolvedEtcdLockOptions`. */
+export type ResolvedEtcdLockProviderOptions = ResolvedEtcdLockOptions;

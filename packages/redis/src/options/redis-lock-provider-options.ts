@@ -29,15 +29,8 @@ export interface RedisLockProviderOptions extends DriverLockProviderOptions {
   waitForReplicasTimeoutMs?: number;
 }
 
-/** The options of `RedisLockProviderOptions` that have a default. */
-type RedisLockSettings = Readonly<Required<Omit<RedisLockProviderOptions, "url" | "client" | "holderLabel">>>;
-
-/** `RedisLockProviderOptions` after validation: every default applied, and either the URL parsed or the caller's client. */
-export type ResolvedRedisLockOptions = RedisLockSettings &
-  Readonly<{ holderLabel: string | undefined } & ({ url: LockUrl; client: undefined } | { url: undefined; client: Redis | Cluster })>;
-
 /** The default of every option of `RedisLockProviderOptions` that has one. */
-export const DEFAULT_REDIS_LOCK_OPTIONS: RedisLockSettings = Object.freeze({
+export const DEFAULT_REDIS_LOCK_OPTIONS: Readonly<Required<Omit<RedisLockProviderOptions, "url" | "client" | "holderLabel">>> = Object.freeze({
   prefix: "distlock",
   connectTimeoutMs: 5_000,
   commandTimeoutMs: 5_000,
@@ -47,3 +40,7 @@ export const DEFAULT_REDIS_LOCK_OPTIONS: RedisLockSettings = Object.freeze({
   waitForReplicas: 0,
   waitForReplicasTimeoutMs: 1_000,
 });
+
+/** `RedisLockProviderOptions` after validation: every default applied, and either the URL parsed or the caller's client. */
+export type ResolvedRedisLockOptions = typeof DEFAULT_REDIS_LOCK_OPTIONS &
+  Readonly<{ holderLabel: string | undefined } & ({ url: LockUrl; client: undefined } | { url: undefined; client: Redis | Cluster })>;

@@ -33,15 +33,8 @@ export interface RedlockLockProviderOptions extends DriverLockProviderOptions {
   waiterLeaseMs?: number;
 }
 
-/** The options of `RedlockLockProviderOptions` that have a default. */
-type RedlockLockSettings = Readonly<Required<Omit<RedlockLockProviderOptions, "url" | "clients" | "holderLabel">>>;
-
-/** `RedlockLockProviderOptions` after validation: every default applied, and either the URL parsed or the caller's clients. */
-export type ResolvedRedlockLockOptions = RedlockLockSettings &
-  Readonly<{ holderLabel: string | undefined } & ({ url: LockUrl; clients: undefined } | { url: undefined; clients: readonly Redis[] })>;
-
 /** The default of every option of `RedlockLockProviderOptions` that has one. */
-export const DEFAULT_REDLOCK_LOCK_OPTIONS: RedlockLockSettings = Object.freeze({
+export const DEFAULT_REDLOCK_LOCK_OPTIONS: Readonly<Required<Omit<RedlockLockProviderOptions, "url" | "clients" | "holderLabel">>> = Object.freeze({
   prefix: "distlock-redlock",
   connectTimeoutMs: 5_000,
   nodeTimeoutMs: 250,
@@ -53,3 +46,7 @@ export const DEFAULT_REDLOCK_LOCK_OPTIONS: RedlockLockSettings = Object.freeze({
   renewBatchSize: 1_000,
   waiterLeaseMs: 3_000,
 });
+
+/** `RedlockLockProviderOptions` after validation: every default applied, and either the URL parsed or the caller's clients. */
+export type ResolvedRedlockLockOptions = typeof DEFAULT_REDLOCK_LOCK_OPTIONS &
+  Readonly<{ holderLabel: string | undefined } & ({ url: LockUrl; clients: undefined } | { url: undefined; clients: readonly Redis[] })>;

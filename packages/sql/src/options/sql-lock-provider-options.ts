@@ -6,6 +6,12 @@ import type { PgPool } from "../clients/pg-api.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 
+/** Where a lock lives: a row of the lock table, or the database's own session lock. */
+export type SqlLockMode = "table" | "session";
+
+/** Every `SqlLockMode`. */
+export const SQL_LOCK_MODES: readonly SqlLockMode[] = Object.freeze(["table", "session"]);
+
 /**
  * Options of `SqlLockProvider`. Give exactly one connection source: `url` (the provider creates and closes
  * its own pool), or `kysely`, `pgPool`, `mysqlPool`, `sqliteDatabase` (yours: the provider never closes them).
@@ -23,6 +29,12 @@ export interface SqlLockProviderOptions extends DriverLockProviderOptions {
   mysqlPool?: Mysql2Pool;
   /** An existing `better-sqlite3` database you own (its journal mode and busy timeout are left as you set them). */
   sqliteDatabase?: SqliteDatabase;
+  /**
+   * `"table"`: locks are rows of the lock table (pooler-safe, leases on the database's clock). `"session"`: the
+   * database's own locks (PostgreSQL advisory locks, MySQL/MariaDB `GET_LOCK`) held by dedicated connections; the hold
+   * lives as long as its connection. Session mode needs `url` and a direct connection (no transaction pooler). @default "table"
+   */
+  mode?: SqlLockMode;
   /** Lock table name: a plain identifier, never quoted or escaped. @default "distlock_locks" */
   table?: string;
   /** Create or upgrade the lock table on first use; without it call `migrate()` (or `migrateLockTable`) yourself. @default true */
@@ -49,11 +61,20 @@ export interface SqlLockProviderOptions extends DriverLockProviderOptions {
   purgeIdleAfterMs?: number;
 }
 
-/** The options of `SqlLockProviderOptions` that have a default. */
-type SqlLockSettings = Readonly<
+/** Where the provider's connections come from; `url` ones are opened and closed by the provider. */
+export type SqlSource =
+  | { readonly kind: "url"; readonly dialect: SqlDialectName; readonly url: LockUrl; readonly field: string }
+  | { readonly kind: "kysely"; readonly dialect: SqlDialectName; readonly db: AnyKysely; readonly pgPool: PgPool | undefined }
+  | { readonly kind: "pgPool"; readonly dialect: "postgres"; readonly pool: PgPool }
+  | { readonly kind: "mysqlPool"; readonly dialect: "mysql"; readonly pool: Mysql2Pool }
+  | { readonly kind: "sqliteDatabase"; readonly dialect: "sqlite"; readonly database: SqliteDatabase };
+
+/** The default of every option of `SqlLockProviderOptions` that has one. */
+export const DEFAULT_SQL_LOCK_OPTIONS: Readonly<
   Required<
     Pick<
       SqlLockProviderOptions,
+      | "mode"
       | "table"
       | "migrate"
       | "poolSize"
@@ -66,21 +87,7 @@ type SqlLockSettings = Readonly<
       | "purgeIdleAfterMs"
     >
   >
->;
-
-/** Where the provider's connections come from; `url` ones are opened and closed by the provider. */
-export type SqlSource =
-  | { readonly kind: "url"; readonly dialect: SqlDialectName; readonly url: LockUrl; readonly field: string }
-  | { readonly kind: "kysely"; readonly dialect: SqlDialectName; readonly db: AnyKysely; readonly pgPool: PgPool | undefined }
-  | { readonly kind: "pgPool"; readonly dialect: "postgres"; readonly pool: PgPool }
-  | { readonly kind: "mysqlPool"; readonly dialect: "mysql"; readonly pool: Mysql2Pool }
-  | { readonly kind: "sqliteDatabase"; readonly dialect: "sqlite"; readonly database: SqliteDatabase };
-
-/** `SqlLockProviderOptions` after validation: every default applied, and the one connection source. */
-export type ResolvedSqlLockOptions = SqlLockSettings & Readonly<{ source: SqlSource; holderLabel: string | undefined }>;
-
-/** The default of every option of `SqlLockProviderOptions` that has one. */
-export const DEFAULT_SQL_LOCK_OPTIONS: SqlLockSettings = Object.freeze({
+> = Object.freeze({
   table: "distlock_locks",
   migrate: true,
   poolSize: 10,
@@ -92,3 +99,6 @@ export const DEFAULT_SQL_LOCK_OPTIONS: SqlLockSettings = Object.freeze({
   purgeIntervalMs: 600_000,
   purgeIdleAfterMs: 3_600_000,
 });
+
+/** `SqlLockProviderOptions` after validation: every default applied, and the one connection source. */
+export type ResolvedSqlLockOptions = typeof DEFAULT_SQL_LOCK_OPTIONS & Readonly<{ source: SqlSource; holderLabel: string | undefined }>;
