@@ -1,7 +1,9 @@
 export { checkHistory } from "./checker/check-history.js";
 export { type CheckOptions, DEFAULT_CHECK_OPTIONS } from "./checker/check-options.js";
 export type { Violation, ViolationKind } from "./checker/violation.js";
-export { type FenceWrite, RedisFence } from "./fence/redis-fence.js";
+export { FenceServers } from "./fence/fence-servers.js";
+export type { FencedResource, FenceKind, FenceServer, FenceTarget, FenceWrite } from "./fence/fenced-resource.js";
+export { openFencedResource } from "./fence/open-fenced-resource.js";
 export { EVERYONE, type FaultEvent, type HistoryEvent, machineNow, toMachineTime } from "./history/history-event.js";
 export { BACKEND_FAULTS, BACKEND_NAMES, type BackendFixture, type BackendName, startBackend } from "./matrix/backend-fixture.js";
 export { FAULT_INJECTORS, type FaultInjector } from "./matrix/fault-injectors.js";

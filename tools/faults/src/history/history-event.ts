@@ -19,8 +19,10 @@ export type HistoryEvent =
       readonly signalAborted: boolean;
       readonly validUntil: number;
       readonly accepted: boolean;
-      /** Position among the resource's accepted writes (0 when rejected). */
+      /** Orders the resource's accepted writes (0 when not accepted); see `FenceWrite`. */
       readonly seq: number;
+      /** The write got no answer (server down or cut off), so it is not counted as accepted; the error's class. */
+      readonly failure?: string;
     }
   | { readonly type: "cs-end"; readonly worker: string; readonly at: number; readonly hold: string; readonly validUntil: number }
   | { readonly type: "released"; readonly worker: string; readonly at: number; readonly hold: string }

@@ -14,6 +14,7 @@ import {
   startRedisGroup,
   startRedisSentinelSet,
 } from "@distlock/test-servers";
+import type { FenceKind } from "../fence/fenced-resource.js";
 import type { FaultName } from "./fault-name.js";
 
 /** Backends of the matrix. */
@@ -28,6 +29,8 @@ export interface BackendFixture extends AsyncDisposable {
   /** Lease length the workers ask for. */
   readonly ttlMs: number;
   readonly faults: readonly FaultName[];
+  /** The fenced resource its workers write to (see `FenceKind`). */
+  readonly fence: FenceKind;
   /** What `server-restart` kills and starts again, together: the one server, or every master of a Redis Cluster. */
   readonly restartable?: readonly ManagedServer[];
   /** The independent masters of Redlock. */
@@ -87,6 +90,7 @@ async function startSentinelBackend(backend: "redis-sentinel" | "redis-sentinel-
     url: `${servers.url}?commandTimeoutMs=500&connectTimeoutMs=500${params}`,
     ttlMs: 3_000,
     faults: BACKEND_FAULTS[backend],
+    fence: "redis",
     sentinel: { servers, waitForReplicas },
     fencedOverlaps: waitForReplicas === 0,
     restartDownMs: 0,
@@ -109,6 +113,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         url: `sqlite:${join(dir, "locks.sqlite")}?busyTimeoutMs=2000`,
         ttlMs: 1_000,
         faults: BACKEND_FAULTS.sqlite,
+        fence: "sqlite",
         restartDownMs: 0,
         close,
       });
@@ -116,17 +121,44 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
     case "postgres": {
       const server = await startPostgres();
       const url = `${server.url}?queryTimeoutMs=1000&connectTimeoutMs=1000`;
-      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS[backend], restartable: [server], restartDownMs: 300, close: () => server.close() });
+      return fixture({
+        backend,
+        url,
+        ttlMs: 1_000,
+        faults: BACKEND_FAULTS[backend],
+        fence: "postgres",
+        restartable: [server],
+        restartDownMs: 300,
+        close: () => server.close(),
+      });
     }
     case "mysql": {
       const server = await startMariadb();
       const url = `${server.url}?queryTimeoutMs=1000&connectTimeoutMs=1000`;
-      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS[backend], restartable: [server], restartDownMs: 300, close: () => server.close() });
+      return fixture({
+        backend,
+        url,
+        ttlMs: 1_000,
+        faults: BACKEND_FAULTS[backend],
+        fence: "mariadb",
+        restartable: [server],
+        restartDownMs: 300,
+        close: () => server.close(),
+      });
     }
     case "redis": {
       const server = await startRedis();
       const url = `${server.url}?commandTimeoutMs=500&connectTimeoutMs=500`;
-      return fixture({ backend, url, ttlMs: 1_000, faults: BACKEND_FAULTS.redis, restartable: [server], restartDownMs: 1_500, close: () => server.close() });
+      return fixture({
+        backend,
+        url,
+        ttlMs: 1_000,
+        faults: BACKEND_FAULTS.redis,
+        fence: "redis",
+        restartable: [server],
+        restartDownMs: 1_500,
+        close: () => server.close(),
+      });
     }
     case "redis-cluster": {
       const cluster = await startRedisCluster({ masters: 3 });
@@ -135,6 +167,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         url: `${cluster.url}?commandTimeoutMs=500&connectTimeoutMs=500`,
         ttlMs: 1_000,
         faults: BACKEND_FAULTS[backend],
+        fence: "redis",
         restartable: cluster.nodes,
         restartDownMs: 1_500,
         close: () => cluster.close(),
@@ -151,6 +184,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         url: `${group.url}?connectTimeoutMs=500`,
         ttlMs: 1_500,
         faults: BACKEND_FAULTS.redlock,
+        fence: "redis",
         nodes: group.servers,
         restartDownMs: 2_000,
         close: () => group.close(),
@@ -159,7 +193,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
     case "etcd": {
       const etcd = await startEtcdCluster(3);
       const url = `${etcd.url}?requestTimeoutMs=1000&dialTimeoutMs=1000&sessionTtlMs=2000`;
-      return fixture({ backend, url, ttlMs: 2_000, faults: BACKEND_FAULTS.etcd, etcd, restartDownMs: 1_000, close: () => etcd.close() });
+      return fixture({ backend, url, ttlMs: 2_000, faults: BACKEND_FAULTS.etcd, fence: "etcd", etcd, restartDownMs: 1_000, close: () => etcd.close() });
     }
   }
 }

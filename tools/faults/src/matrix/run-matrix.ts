@@ -1,4 +1,4 @@
-import { startRedis } from "@distlock/test-servers";
+import { FenceServers } from "../fence/fence-servers.js";
 import type { RowResult } from "../runner/row-result.js";
 import type { RowSettings } from "../runner/row-settings.js";
 import { runRow } from "../runner/run-row.js";
@@ -15,15 +15,15 @@ export interface MatrixOptions {
   readonly onRow?: (row: RowResult) => void;
 }
 
-/** Runs the matrix backend by backend, each on fresh servers, with one redis-server as the fenced resource. */
+/** Runs the matrix backend by backend, each on fresh servers; each kind of fenced resource has its own server for the whole run. */
 export async function runMatrix(options: MatrixOptions): Promise<RowResult[]> {
-  await using fence = await startRedis();
+  await using fences = new FenceServers();
   const rows: RowResult[] = [];
   for (const backend of options.backends) {
     await using fixture = await startBackend(backend);
     for (const fault of fixture.faults) {
       if (options.faults !== undefined && !options.faults.includes(fault)) continue;
-      const row = await runRow(fixture, fault, options.settings, fence.port);
+      const row = await runRow(fixture, fault, options.settings, await fences.get(fixture.fence));
       rows.push(row);
       options.onRow?.(row);
     }

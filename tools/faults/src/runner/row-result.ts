@@ -9,7 +9,10 @@ export interface RowResult {
   readonly operations: number;
   readonly faultsInjected: number;
   readonly writesAccepted: number;
+  /** Writes the resource refused (FENCED_OUT). */
   readonly writesRejected: number;
+  /** Writes that got no answer (etcd down or cut off): not accepted as far as their writer knows. */
+  readonly writesFailed: number;
   /** Writes sent after the writer's own validity deadline (all must have been rejected or harmless). */
   readonly staleWrites: number;
   readonly violations: readonly Violation[];

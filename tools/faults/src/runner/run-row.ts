@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { checkHistory } from "../checker/check-history.js";
 import type { Violation } from "../checker/violation.js";
+import type { FenceServer } from "../fence/fenced-resource.js";
 import { type HistoryEvent, machineNow } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import { FAULT_INJECTORS } from "../matrix/fault-injectors.js";
@@ -51,7 +52,8 @@ function summarise(
     operations: acquired.length,
     faultsInjected: faults.length,
     writesAccepted: writes.filter((w) => w.accepted).length,
-    writesRejected: writes.filter((w) => !w.accepted).length,
+    writesRejected: writes.filter((w) => !w.accepted && w.failure === undefined).length,
+    writesFailed: writes.filter((w) => w.failure !== undefined).length,
     staleWrites: writes.filter((w) => w.at > w.validUntil).length,
     recoveryMs: recoveries.length === 0 || recoveries.some(Number.isNaN) ? null : Math.max(...recoveries),
     durationMs: machineNow() - startedAt,
@@ -59,17 +61,21 @@ function summarise(
   };
 }
 
-/** Runs one row: workers contend for a fresh key while `fault` is injected; the history is then checked. */
-export async function runRow(fixture: BackendFixture, fault: FaultName, settings: RowSettings, fencePort: number): Promise<RowResult> {
+/**
+ * Runs one row: workers contend for a fresh key while `fault` is injected, writing to that key's resource on `fence`
+ * (the server of `fixture.fence`); the history is then checked.
+ */
+export async function runRow(fixture: BackendFixture, fault: FaultName, settings: RowSettings, fence: FenceServer): Promise<RowResult> {
   const startedAt = machineNow();
   const log = new HistoryLog();
   const key = `faults-${fault}-${randomUUID()}`;
+  await fence.prepare(key);
   const workers: WorkerProcess[] = [];
   const task = (url: string) => ({
     worker: `w${workers.length}`,
     url,
     key,
-    fencePort,
+    fence: fence.target,
     ttlMs: fixture.ttlMs,
     holdMs: settings.holdMs,
     waitMs: settings.livenessBoundMs,

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createLockProvider, type Lock, LockError, type LockProvider } from "@distlock/core";
-import { RedisFence } from "../fence/redis-fence.js";
+import type { FencedResource } from "../fence/fenced-resource.js";
+import { openFencedResource } from "../fence/open-fenced-resource.js";
 import { type HistoryEvent, machineNow, toMachineTime } from "../history/history-event.js";
 import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
 
@@ -40,16 +41,16 @@ function record(event: HistoryEvent): void {
 
 const codeOf = (error: unknown): string => (LockError.is(error) ? error.code : error instanceof Error ? error.name : "UNKNOWN");
 
-async function write(task: WorkerTask, fence: RedisFence, lock: Lock, hold: string): Promise<void> {
+async function write(task: WorkerTask, fence: FencedResource, lock: Lock, hold: string): Promise<void> {
   const token = String(lock.fencingToken);
   const at = machineNow();
   const signalAborted = lock.signal.aborted;
   const validUntil = toMachineTime(lock.validUntil);
-  const outcome = await fence.write(token);
+  const outcome = await fence.write(lock);
   record({ type: "write", worker: task.worker, at, hold, token, signalAborted, validUntil, ...outcome });
 }
 
-async function criticalSection(task: WorkerTask, fence: RedisFence, lock: Lock, hold: string): Promise<void> {
+async function criticalSection(task: WorkerTask, fence: FencedResource, lock: Lock, hold: string): Promise<void> {
   const onLost = () => record({ type: "lost", worker: task.worker, at: machineNow(), hold, code: codeOf(lock.signal.reason) });
   if (lock.signal.aborted) onLost();
   else lock.signal.addEventListener("abort", onLost, { once: true });
@@ -94,7 +95,7 @@ async function release(task: WorkerTask, lock: Lock, hold: string): Promise<void
   }
 }
 
-async function loop(task: WorkerTask, provider: LockProvider, fence: RedisFence): Promise<void> {
+async function loop(task: WorkerTask, provider: LockProvider, fence: FencedResource): Promise<void> {
   for (let n = 0; !stopping.signal.aborted; n++) {
     record({ type: "acquire-start", worker: task.worker, at: machineNow() });
     let lock: Lock;
@@ -116,7 +117,7 @@ async function loop(task: WorkerTask, provider: LockProvider, fence: RedisFence)
 
 async function run(task: WorkerTask): Promise<void> {
   const provider = await createLockProvider(task.url);
-  const fence = new RedisFence(task.fencePort, task.key);
+  const fence = await openFencedResource(task.fence, task.url);
   try {
     await loop(task, provider, fence);
     record({ type: "worker-stopped", worker: task.worker, at: machineNow() });

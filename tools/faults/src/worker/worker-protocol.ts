@@ -1,3 +1,4 @@
+import type { FenceTarget } from "../fence/fenced-resource.js";
 import type { HistoryEvent } from "../history/history-event.js";
 
 /** What a fault worker is asked to do. */
@@ -7,8 +8,8 @@ export interface WorkerTask {
   /** Lock URL, as `createLockProvider` takes it. */
   readonly url: string;
   readonly key: string;
-  /** Port of the redis-server holding the fenced resource. */
-  readonly fencePort: number;
+  /** The fenced resource its critical sections write to. */
+  readonly fence: FenceTarget;
   readonly ttlMs: number;
   /** Each critical section sleeps a random time in [min, max] between its two writes. */
   readonly holdMs: readonly [number, number];
