@@ -1,6 +1,7 @@
 import { InvalidConfigError, MAX_DURATION_MS } from "@distlock/core";
 import {
   type BackendOptionsSpec,
+  type BackendSetting,
   booleanSetting,
   durationSetting,
   integerSetting,
@@ -13,7 +14,14 @@ import type { Mysql2Pool } from "../clients/mysql2-api.js";
 import type { PgPool } from "../clients/pg-api.js";
 import { SQL_DIALECT_NAMES, type SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
-import { DEFAULT_SQL_LOCK_OPTIONS, type ResolvedSqlLockOptions, type SqlLockProviderOptions, type SqlSource } from "./sql-lock-provider-options.js";
+import {
+  DEFAULT_SQL_LOCK_OPTIONS,
+  type ResolvedSqlLockOptions,
+  SQL_LOCK_MODES,
+  type SqlLockMode,
+  type SqlLockProviderOptions,
+  type SqlSource,
+} from "./sql-lock-provider-options.js";
 import { validateTableName } from "./validate-table-name.js";
 
 const SOURCES = ["url", "kysely", "pgPool", "mysqlPool", "sqliteDatabase"] as const;
@@ -24,6 +32,7 @@ const SQL_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_SQL_LOCK_OPTIONS> = {
   urlSchemes: "postgres://, mysql://, mariadb:// or sqlite:<file>",
   ownOptions: ["kysely", "dialect", "pgPool", "mysqlPool", "sqliteDatabase"],
   settings: {
+    mode: textSetting(checkMode) as BackendSetting<SqlLockMode>,
     table: textSetting(validateTableName),
     migrate: booleanSetting,
     poolSize: integerSetting(1, MAX_DURATION_MS),
@@ -44,7 +53,24 @@ const SQL_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_SQL_LOCK_OPTIONS> = {
  */
 export function resolveSqlLockOptions(options: SqlLockProviderOptions, optionsField = "options"): ResolvedSqlLockOptions {
   const { url, holderLabel, settings } = resolveBackendOptions(SQL_LOCK_OPTIONS, options, optionsField);
-  return Object.freeze({ ...settings, source: resolveSource(options, url, optionsField), holderLabel });
+  const source = resolveSource(options, url, optionsField);
+  if (settings.mode === "session") checkSessionSource(source, options.mode === undefined ? "url.mode" : `${optionsField}.mode`);
+  return Object.freeze({ ...settings, source, holderLabel });
+}
+
+function checkMode(value: unknown, field: string): string {
+  if (typeof value !== "string" || !(SQL_LOCK_MODES as readonly string[]).includes(value))
+    throw new InvalidConfigError(field, `must be one of ${SQL_LOCK_MODES.join(", ")}`);
+  return value;
+}
+
+/** Session locks live on connections the provider opens and keeps for them: only a postgres or mysql `url` gives those. */
+function checkSessionSource(source: SqlSource, field: string): void {
+  if (source.kind !== "url" || source.dialect === "sqlite")
+    throw new InvalidConfigError(
+      field,
+      `"session" needs a postgres:// or mysql:// url (it opens its own connections), not ${source.kind === "url" ? "sqlite:" : source.kind}`,
+    );
 }
 
 function resolveSource(options: SqlLockProviderOptions, url: LockUrl | undefined, optionsField: string): SqlSource {

@@ -6,6 +6,12 @@ import type { PgPool } from "../clients/pg-api.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 
+/** Where a lock lives: a row of the lock table, or the database's own session lock. */
+export type SqlLockMode = "table" | "session";
+
+/** Every `SqlLockMode`. */
+export const SQL_LOCK_MODES: readonly SqlLockMode[] = Object.freeze(["table", "session"]);
+
 /**
  * Options of `SqlLockProvider`. Give exactly one connection source: `url` (the provider creates and closes
  * its own pool), or `kysely`, `pgPool`, `mysqlPool`, `sqliteDatabase` (yours: the provider never closes them).
@@ -23,6 +29,12 @@ export interface SqlLockProviderOptions extends DriverLockProviderOptions {
   mysqlPool?: Mysql2Pool;
   /** An existing `better-sqlite3` database you own (its journal mode and busy timeout are left as you set them). */
   sqliteDatabase?: SqliteDatabase;
+  /**
+   * `"table"`: locks are rows of the lock table (pooler-safe, leases on the database's clock). `"session"`: the
+   * database's own locks (PostgreSQL advisory locks, MySQL/MariaDB `GET_LOCK`) held by dedicated connections; the hold
+   * lives as long as its connection. Session mode needs `url` and a direct connection (no transaction pooler). @default "table"
+   */
+  mode?: SqlLockMode;
   /** Lock table name: a plain identifier, never quoted or escaped. @default "distlock_locks" */
   table?: string;
   /** Create or upgrade the lock table on first use; without it call `migrate()` (or `migrateLockTable`) yourself. @default true */
@@ -62,6 +74,7 @@ export const DEFAULT_SQL_LOCK_OPTIONS: Readonly<
   Required<
     Pick<
       SqlLockProviderOptions,
+      | "mode"
       | "table"
       | "migrate"
       | "poolSize"
@@ -75,6 +88,7 @@ export const DEFAULT_SQL_LOCK_OPTIONS: Readonly<
     >
   >
 > = Object.freeze({
+  mode: "table",
   table: "distlock_locks",
   migrate: true,
   poolSize: 10,
