@@ -30,6 +30,11 @@ export interface ConformanceOptions {
   workerUrl?: string;
   /** Whether a worker built from `workerUrl` shares locks with this process. @default true when workerUrl is given */
   crossProcess?: boolean;
+  /**
+   * Whether an explicit `owner` re-enters a key that another process holds. Session locks (SQL session mode) belong to
+   * the connection that took them, so another process cannot join the hold: false shows that test as skipped. @default true
+   */
+  reentryAcrossProcesses?: boolean;
   /** How the backend is configured, for the config area; without it that area is left out. */
   config?: ConformanceConfig;
   /** Server controls for the lost-lock tests; they show as skipped without it. */

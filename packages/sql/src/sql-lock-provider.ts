@@ -1,12 +1,19 @@
+import type { AcquireOptions, Lock } from "@distlock/core";
 import { DriverLockProvider } from "@distlock/core/driver";
 import { openSqlConnection } from "./connect/open-sql-connection.js";
 import { resolveSqlLockOptions } from "./options/resolve-sql-lock-options.js";
 import type { SqlLockProviderOptions } from "./options/sql-lock-provider-options.js";
+import { openSessionTarget } from "./session/open-session-target.js";
+import { SessionLockDriver } from "./session/session-lock-driver.js";
+import { SessionLockHandle } from "./session/session-lock-handle.js";
 import { SqlLockDriver } from "./sql-lock-driver.js";
 
-/** Distributed locks in a SQL table: PostgreSQL, MySQL/MariaDB or SQLite through kysely. */
+/**
+ * Distributed locks in a SQL table (PostgreSQL, MySQL/MariaDB or SQLite through kysely), or with `mode: "session"`
+ * the database's own session locks (PostgreSQL advisory locks, MySQL/MariaDB `GET_LOCK`).
+ */
 export class SqlLockProvider extends DriverLockProvider {
-  readonly #driver: SqlLockDriver;
+  readonly #driver: SqlLockDriver | SessionLockDriver;
 
   /**
    * Like the constructor, and also waits for the client library a `url` needs (`pg`, `mysql2`, `better-sqlite3`),
@@ -29,18 +36,35 @@ export class SqlLockProvider extends DriverLockProvider {
    */
   constructor(options: SqlLockProviderOptions, optionsField = "options") {
     const resolved = resolveSqlLockOptions(options, optionsField);
-    const driver = new SqlLockDriver(openSqlConnection(resolved), resolved);
+    const driver =
+      resolved.mode === "session" ? new SessionLockDriver(openSessionTarget(resolved), resolved) : new SqlLockDriver(openSqlConnection(resolved), resolved);
     super(driver, { holderLabel: resolved.holderLabel });
     this.#driver = driver;
   }
 
+  override async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
+    return this.#watchSession(await super.acquire(key, options));
+  }
+
+  override async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
+    const lock = await super.tryAcquire(key, options);
+    return lock === null ? null : this.#watchSession(lock);
+  }
+
+  /** Session mode: the lock's signal also aborts the moment its session is gone. */
+  #watchSession(lock: Lock): Lock {
+    if (!(this.#driver instanceof SessionLockDriver)) return lock;
+    const lost = this.#driver.lostSignal(lock.key, lock.fencingToken);
+    return lost === undefined ? lock : new SessionLockHandle(lock, lost);
+  }
+
   /** Creates or upgrades the lock table now; needed once per database when `migrate` is off. */
   migrate(): Promise<void> {
-    return this.#driver.migrate();
+    return this.#driver instanceof SqlLockDriver ? this.#driver.migrate() : this.#driver.ready();
   }
 
   /** Deletes rows that have been free or expired for longer than `idleMs` (default `purgeIdleAfterMs`); resolves with how many. */
   purgeIdleLocks(idleMs?: number): Promise<number> {
-    return this.#driver.purgeIdle(idleMs);
+    return this.#driver instanceof SqlLockDriver ? this.#driver.purgeIdle(idleMs) : Promise.resolve(0);
   }
 }

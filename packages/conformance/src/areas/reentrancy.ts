@@ -52,7 +52,7 @@ export function describeReentrancy(options: ResolvedConformanceOptions): void {
       expect(await a.inspect(key)).toBeNull();
     });
 
-    it.skipIf(!options.crossProcess)("an explicit owner re-enters from another process", async () => {
+    it.skipIf(!options.crossProcess || options.reentryAcrossProcesses === false)("an explicit owner re-enters from another process", async () => {
       const key = harness.key("explicit-process");
       const owner = `trace-${crypto.randomUUID()}`;
       const locks = await harness.provider();

@@ -13,20 +13,7 @@ const guardedPools = new WeakSet<PgPool>();
 
 /** A pool of our own from a `postgres://` URL, created on first use once `pg` is loaded; every connect and query is time-bounded. */
 export function openPostgresUrl(url: LockUrl, options: ResolvedSqlLockOptions, request: ClientLibraryRequest): SqlConnection {
-  const host = url.hosts[0];
-  const config: PgConnectionConfig = {
-    host: host?.host,
-    port: host?.port ?? DEFAULT_POSTGRES_PORT,
-    user: url.username,
-    password: url.password,
-    database: url.path || undefined,
-    max: options.poolSize,
-    connectionTimeoutMillis: options.connectTimeoutMs,
-    query_timeout: options.queryTimeoutMs,
-    idleTimeoutMillis: 10_000,
-    keepAlive: true,
-    application_name: "distlock",
-  };
+  const config = postgresUrlConfig(url, options);
   const pg = loadClientLibrary<PgModule>("pg", request);
   const createPool = async () => {
     const pool = new (await pg).Pool(config);
@@ -41,6 +28,24 @@ export function openPostgresUrl(url: LockUrl, options: ResolvedSqlLockOptions, r
     openListenClient: options.listen ? async () => openOwnListenClient(await pg, config) : undefined,
     ready: () => pg.then(() => undefined),
     close: () => db.destroy(),
+  };
+}
+
+/** The settings of every connection opened from a `postgres://` URL. */
+export function postgresUrlConfig(url: LockUrl, options: ResolvedSqlLockOptions): PgConnectionConfig {
+  const host = url.hosts[0];
+  return {
+    host: host?.host,
+    port: host?.port ?? DEFAULT_POSTGRES_PORT,
+    user: url.username,
+    password: url.password,
+    database: url.path || undefined,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    query_timeout: options.queryTimeoutMs,
+    idleTimeoutMillis: 10_000,
+    keepAlive: true,
+    application_name: "distlock",
   };
 }
 

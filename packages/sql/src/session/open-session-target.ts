@@ -1,0 +1,27 @@
+import { loadClientLibrary } from "../clients/load-client-library.js";
+import type { PgModule } from "../clients/pg-api.js";
+import { postgresUrlConfig } from "../connect/postgres-connection.js";
+import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
+import { pgSessionDialect } from "./pg-session-dialect.js";
+import type { SessionTarget } from "./session-lock-driver.js";
+
+/** First TCP keepalive probe of an idle session connection (the client then notices a vanished server within the OS's probe schedule). */
+export const SESSION_KEEPALIVE_INITIAL_DELAY_MS = 10_000;
+
+/** The database a session-mode provider connects to (its options were checked: a postgres or mysql `url`). */
+export function openSessionTarget(options: ResolvedSqlLockOptions): SessionTarget {
+  const { source } = options;
+  if (source.kind !== "url") throw new Error("session mode needs a url source");
+  const { url } = source;
+  const request = { field: source.field, neededBy: `${url.scheme}: URLs` };
+  const host = url.hosts[0];
+  const identity = `${source.dialect} ${host?.host}:${host?.port} ${url.path} ${url.username ?? ""} ${options.table}`;
+  const pg = loadClientLibrary<PgModule>("pg", request);
+  const dialect = pgSessionDialect(pg, {
+    config: postgresUrlConfig(url, options),
+    table: options.table,
+    urlField: source.field,
+    keepAliveInitialDelayMs: SESSION_KEEPALIVE_INITIAL_DELAY_MS,
+  });
+  return { dialect, identity, redacted: url.redacted, loaded: pg.then(() => undefined) };
+}

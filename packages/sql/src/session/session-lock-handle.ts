@@ -1,0 +1,52 @@
+import type { Lock } from "@distlock/core";
+
+/**
+ * `lock` with a signal that also aborts the moment its database session is gone, instead of at the lease deadline
+ * (core learns of the loss from the next renewal or release, which fail as well).
+ */
+export class SessionLockHandle implements Lock {
+  readonly #lock: Lock;
+  readonly #sessionLost: AbortSignal;
+  #signal: AbortSignal | undefined;
+
+  constructor(lock: Lock, sessionLost: AbortSignal) {
+    this.#lock = lock;
+    this.#sessionLost = sessionLost;
+  }
+
+  get key(): string {
+    return this.#lock.key;
+  }
+  get holder(): string {
+    return this.#lock.holder;
+  }
+  get fencingToken(): bigint | null {
+    return this.#lock.fencingToken;
+  }
+  get holdCount(): number {
+    return this.#lock.holdCount;
+  }
+  get validUntil(): number {
+    return this.#lock.validUntil;
+  }
+  get signal(): AbortSignal {
+    this.#signal ??= AbortSignal.any([this.#sessionLost, this.#lock.signal]);
+    return this.#signal;
+  }
+
+  remainingMs(): number {
+    return this.#sessionLost.aborted ? 0 : this.#lock.remainingMs();
+  }
+
+  renew(ttlMs?: number): Promise<void> {
+    return this.#lock.renew(ttlMs);
+  }
+
+  release(): Promise<void> {
+    return this.#lock.release();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+}
