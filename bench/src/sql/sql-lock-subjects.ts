@@ -27,6 +27,13 @@ export const DISTLOCK_POLLING = distlock(
   { listen: false },
 );
 
+export const DISTLOCK_SESSION = distlock(
+  "session",
+  "distlock (session: advisory locks)",
+  'SqlLockProvider with mode: "session" (pg_try_advisory_lock + nextval in one statement on a dedicated session, waits queued in pg_advisory_lock)',
+  { mode: "session" },
+);
+
 export const DISTLOCK_SQLITE = distlock(
   "sqlite",
   "distlock (SQLite file)",

@@ -5,7 +5,7 @@ import { startPostgres } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, measureContended, uncontendedScenario } from "../harness/index.js";
 import { PgWriteCounter } from "./pg-write-counter.js";
-import { ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_POLLING, DISTLOCK_PREPARED, DISTLOCK_SQLITE } from "./sql-lock-subjects.js";
+import { ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_POLLING, DISTLOCK_PREPARED, DISTLOCK_SESSION, DISTLOCK_SQLITE } from "./sql-lock-subjects.js";
 import { sqlParkedHandOffScenario } from "./sql-parked-hand-off-scenario.js";
 import { SQL_TARGETS } from "./sql-targets.js";
 
@@ -23,7 +23,7 @@ export const SQL_SCENARIOS: ScenarioGroup = {
     const server = await startPostgres();
     try {
       const target = server.url;
-      const subjects = [ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_PREPARED];
+      const subjects = [ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_PREPARED, DISTLOCK_SESSION];
       const counter = new PgWriteCounter(target);
       tables.push(
         await uncontendedScenario({ system: "PostgreSQL", id: "postgres", target, subjects, baseline: ADVISORY_FLOOR.name, counter, scale, ...UNCONTENDED }),
@@ -36,7 +36,7 @@ export const SQL_SCENARIOS: ScenarioGroup = {
           target,
           subjectsModule: SUBJECTS_MODULE,
           keyPrefix: KEY_PREFIX,
-          subjects: [DISTLOCK_POLLING, DISTLOCK_NOTIFY, DISTLOCK_PREPARED],
+          subjects: [DISTLOCK_POLLING, DISTLOCK_NOTIFY, DISTLOCK_PREPARED, DISTLOCK_SESSION],
           counter: new PgWriteCounter(target),
           workerCounts: [4, 16, 64],
           ratioOf: "hand-off p50 ms",

@@ -1,5 +1,5 @@
 import type { BenchTarget } from "../harness/index.js";
-import { ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_POLLING } from "./sql-lock-subjects.js";
+import { ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_POLLING, DISTLOCK_SESSION } from "./sql-lock-subjects.js";
 
 /** Issue 6's targets for the SQL backend on PostgreSQL. */
 export const SQL_TARGETS: readonly BenchTarget[] = [
@@ -8,6 +8,17 @@ export const SQL_TARGETS: readonly BenchTarget[] = [
     value: { table: "postgres-uncontended", subject: DISTLOCK_NOTIFY.name, metric: "ops/s" },
     versus: { subjects: [ADVISORY_FLOOR.name] },
     min: 0.7,
+  },
+  {
+    claim: "session mode: uncontended ≥ 0.9× the pg_try_advisory_lock floor",
+    value: { table: "postgres-uncontended", subject: DISTLOCK_SESSION.name, metric: "ops/s" },
+    versus: { subjects: [ADVISORY_FLOOR.name] },
+    min: 0.9,
+  },
+  {
+    claim: "session mode, W=16: FIFO fairness min/max ≥ 0.8",
+    value: { table: "postgres-contended-w16", subject: DISTLOCK_SESSION.name, metric: "fairness min/max" },
+    min: 0.8,
   },
   {
     claim: "W=16: hand-off p50 with LISTEN/NOTIFY ≤ ⅓ of polling's",
