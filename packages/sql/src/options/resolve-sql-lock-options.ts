@@ -66,9 +66,44 @@ function checkMode(value: unknown, field: string): string {
 
 /** Session locks live on connections the provider opens and keeps for them: only a postgres `url` gives those (MySQL's GET_LOCK mode is not built yet). */
 function checkSessionSource(source: SqlSource, field: string): void {
-  if (source.kind !== "url" || source.dialect !== "postgres")
-    throw new InvalidConfigError(
-      field,
-      `"session" needs a postgres:// url (it opens its own connections; mysql is not supported yet), not ${source.kind === "url" ? `${source.url.scheme}:` : source.kind}`,
-    );
+  if (source.kind !== "url" || source.dialect !== "postgres") {
+    const given = source.kind === "url" ? `${source.url.scheme}:` : source.kind;
+    throw new InvalidConfigError(field, `"session" needs a postgres:// url (it opens its own connections; mysql is not supported yet), not ${given}`);
+  }
+}
+
+function resolveSource(options: SqlLockProviderOptions, url: LockUrl | undefined, optionsField: string): SqlSource {
+  const given = SOURCES.filter((name) => options[name] !== undefined && !(name === "pgPool" && options.kysely !== undefined));
+  if (given.length !== 1) {
+    throw new InvalidConfigError(optionsField, `give exactly one of ${SOURCES.join(", ")} (got ${given.length === 0 ? "none" : given.join(" and ")})`);
+  }
+  const dialect = options.dialect;
+  if (dialect !== undefined && !SQL_DIALECT_NAMES.includes(dialect))
+    throw new InvalidConfigError(`${optionsField}.dialect`, `must be one of ${SQL_DIALECT_NAMES.join(", ")}`);
+  const expectDialect = (implied: SqlDialectName) => {
+    if (dialect !== undefined && dialect !== implied)
+      throw new InvalidConfigError(`${optionsField}.dialect`, `"${dialect}" does not match the ${implied} connection given`);
+  };
+  if (url !== undefined) {
+    const urlDialect = url.backend as SqlDialectName;
+    expectDialect(urlDialect);
+    if (urlDialect === "sqlite" && url.path === "") throw new InvalidConfigError("url.path", "sqlite: needs a file path, e.g. sqlite:./locks.sqlite");
+    return { kind: "url", dialect: urlDialect, url, field: `${optionsField}.url` };
+  }
+  switch (given[0]) {
+    case "kysely":
+      if (dialect === undefined) throw new InvalidConfigError(`${optionsField}.dialect`, `is required with kysely: one of ${SQL_DIALECT_NAMES.join(", ")}`);
+      if (options.pgPool !== undefined && dialect !== "postgres")
+        throw new InvalidConfigError(`${optionsField}.pgPool`, "only serves LISTEN/NOTIFY for the postgres dialect");
+      return { kind: "kysely", dialect, db: options.kysely as AnyKysely, pgPool: options.pgPool };
+    case "pgPool":
+      expectDialect("postgres");
+      return { kind: "pgPool", dialect: "postgres", pool: options.pgPool as PgPool };
+    case "mysqlPool":
+      expectDialect("mysql");
+      return { kind: "mysqlPool", dialect: "mysql", pool: options.mysqlPool as Mysql2Pool };
+    default:
+      expectDialect("sqlite");
+      return { kind: "sqliteDatabase", dialect: "sqlite", database: options.sqliteDatabase as SqliteDatabase };
+  }
 }
