@@ -2,6 +2,19 @@ export { createLockProvider } from "./config/create-lock-provider.js";
 export { DEFAULT_LOCK_URL, type LockProviderConfig } from "./config/lock-config.js";
 export { DEFAULT_ELECTION_RETRY_DELAY_MS, Election, type ElectionOptions, elect, type Leadership } from "./coordination/leader-election.js";
 export { type RunExclusiveOptions, type RunExclusiveResult, runExclusive } from "./coordination/run-exclusive.js";
+export type {
+  AcquireAbortedEvent,
+  AcquireErrorEvent,
+  AcquireGrantedEvent,
+  AcquireStartEvent,
+  AcquireTimeoutEvent,
+  LockEventBase,
+  LostEvent,
+  ReleaseEvent,
+  RenewEvent,
+  RenewFailureEvent,
+} from "./diagnostics/lock-channels.js";
+export { LOCK_CHANNELS } from "./diagnostics/lock-channels.js";
 export { BackendUnavailableError } from "./errors/backend-unavailable-error.js";
 export { LockErrorCode } from "./errors/error-codes.js";
 export { FencedOutError } from "./errors/fenced-out-error.js";

@@ -1,3 +1,4 @@
+import { acquireObserved, observeAcquire } from "../diagnostics/observe-acquire.js";
 import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, LockDriver } from "../driver/lock-driver.js";
 import { stampGrant } from "../driver/stamp-grant.js";
 import { LockTimeoutError } from "../errors/lock-timeout-error.js";
@@ -45,6 +46,11 @@ export class DriverLockProvider implements LockProvider {
   }
 
   acquire(key: string, options?: AcquireOptions): Promise<Lock> {
+    if (acquireObserved()) return observeAcquire(this.backend, key, "acquire", options, () => this.#acquire(key, options));
+    return this.#acquire(key, options);
+  }
+
+  #acquire(key: string, options: AcquireOptions | undefined): Promise<Lock> {
     try {
       const { request, settings, newOwner } = this.#prepare(key, options);
       // A new owner cannot be re-entering, so while others here wait for the key it queues behind them instead of barging.
@@ -101,7 +107,12 @@ export class DriverLockProvider implements LockProvider {
     };
   }
 
-  async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
+  tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
+    if (acquireObserved()) return observeAcquire(this.backend, key, "tryAcquire", options, () => this.#tryAcquire(key, options));
+    return this.#tryAcquire(key, options);
+  }
+
+  async #tryAcquire(key: string, options: AcquireOptions | undefined): Promise<Lock | null> {
     const { request, settings } = this.#prepare(key, options);
     if (settings.signal === undefined) return this.#attemptOnce(request, settings, false);
     const waiting = openWait(this.#waits, key, settings.signal, undefined);

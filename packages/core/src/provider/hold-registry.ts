@@ -1,3 +1,4 @@
+import { publishRenew, publishRenewFailure } from "../diagnostics/hold-events.js";
 import type { DriverAcquireRequest, DriverGranted, LockDriver } from "../driver/lock-driver.js";
 import { LockLostError } from "../errors/lock-lost-error.js";
 import { validateAcquireOptions } from "../options/validate-acquire.js";
@@ -61,13 +62,20 @@ export class HoldRegistry implements HoldOperations {
     if (!hold.active) throw hold.lostReason ?? new LockLostError(hold.key, "it was already released");
     const ttl = roundTtl(ttlMs ?? hold.ttlMs, this.#capabilities);
     const startedAt = monotonicNow();
-    const [held] = await callDriver(this.#driver.backend, "renew", () => this.#driver.renew([{ key: hold.key, ownerSecret: hold.ownerSecret, ttlMs: ttl }]));
+    const [held] = await callDriver(this.#driver.backend, "renew", () =>
+      this.#driver.renew([{ key: hold.key, ownerSecret: hold.ownerSecret, ttlMs: ttl }]),
+    ).catch((error: unknown) => {
+      publishRenewFailure(hold, error);
+      throw error;
+    });
     if (held !== true) {
       hold.lose("the server no longer shows this owner holding it");
+      publishRenewFailure(hold, hold.lostReason);
       throw hold.lostReason;
     }
     hold.ttlMs = ttl;
     hold.extend(conservativeDeadline(startedAt, ttl), startedAt, ttl);
+    publishRenew(hold, ttl);
   }
 
   /** How long a hold of `key` here that is not being released still lasts, in ms; undefined when there is none. */
@@ -103,6 +111,7 @@ export class HoldRegistry implements HoldOperations {
     } else {
       // Fields named one by one: spreading `request` into a new literal cost more than the rest of an in-memory acquire.
       const init = {
+        backend: this.#driver.backend,
         key: request.key,
         ownerSecret: request.ownerSecret,
         ttlMs: request.ttlMs,

@@ -1,12 +1,16 @@
+import { publishLost, publishRelease } from "../diagnostics/hold-events.js";
 import { LockLostError } from "../errors/lock-lost-error.js";
 import { RENEW_FRACTION } from "../options/defaults.js";
 import { monotonicNow } from "../time/monotonic.js";
 
 /** One owner's hold of one key in this process, shared by its reentrant lock handles. */
 export class Hold {
+  readonly backend: string;
   readonly key: string;
   readonly ownerSecret: string;
   readonly fencingToken: bigint | null;
+  /** When the first lease of this hold started. */
+  readonly grantedAt: number;
   ttlMs: number;
   autoRenew: boolean;
   /** Lock handles of this hold not yet released. */
@@ -23,9 +27,19 @@ export class Hold {
   readonly #onEnd: (hold: Hold) => void;
 
   constructor(
-    init: { key: string; ownerSecret: string; fencingToken: bigint | null; ttlMs: number; autoRenew: boolean; validUntil: number; startedAt: number },
+    init: {
+      backend: string;
+      key: string;
+      ownerSecret: string;
+      fencingToken: bigint | null;
+      ttlMs: number;
+      autoRenew: boolean;
+      validUntil: number;
+      startedAt: number;
+    },
     onEnd: (hold: Hold) => void,
   ) {
+    this.backend = init.backend;
     this.key = init.key;
     this.ownerSecret = init.ownerSecret;
     this.fencingToken = init.fencingToken;
@@ -33,6 +47,7 @@ export class Hold {
     this.autoRenew = init.autoRenew;
     this.#onEnd = onEnd;
     this.#validUntil = init.validUntil;
+    this.grantedAt = init.startedAt;
     this.#renewAt = init.startedAt + init.ttlMs * RENEW_FRACTION;
   }
 
@@ -90,11 +105,14 @@ export class Hold {
     this.#lostReason = new LockLostError(this.key, reason, cause === undefined ? undefined : { cause });
     this.#controller?.abort(this.#lostReason);
     this.#end();
+    publishLost(this, reason);
   }
 
   /** The last local handle was released: stop timers without aborting. */
   finish(): void {
+    const released = !this.#ended && this.#lostReason === undefined;
     this.#end();
+    if (released) publishRelease(this);
   }
 
   #end(): void {

@@ -1,3 +1,4 @@
+import { publishRenew, publishRenewFailure } from "../diagnostics/hold-events.js";
 import type { LockDriver } from "../driver/lock-driver.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { Hold } from "./hold.js";
@@ -70,14 +71,22 @@ export class RenewalScheduler {
     let results: boolean[];
     try {
       results = await this.#driver.renew(holds.map((h, i) => ({ key: h.key, ownerSecret: h.ownerSecret, ttlMs: ttls[i] as number })));
-    } catch {
-      for (const hold of holds) hold.retryRenewalSoon();
+    } catch (error) {
+      for (const hold of holds) {
+        hold.retryRenewalSoon();
+        publishRenewFailure(hold, error);
+      }
       return;
     }
     holds.forEach((hold, i) => {
       const ttlMs = ttls[i] as number;
-      if (results[i] === true) hold.extend(conservativeDeadline(startedAt, ttlMs), startedAt, ttlMs);
-      else hold.lose("the server no longer shows this owner holding it");
+      if (results[i] === true) {
+        hold.extend(conservativeDeadline(startedAt, ttlMs), startedAt, ttlMs);
+        publishRenew(hold, ttlMs);
+      } else {
+        hold.lose("the server no longer shows this owner holding it");
+        publishRenewFailure(hold, hold.lostReason);
+      }
     });
   }
 }

@@ -1,0 +1,55 @@
+import { LockErrorCode } from "../errors/error-codes.js";
+import { LockError } from "../errors/lock-error.js";
+import { monotonicNow } from "../time/monotonic.js";
+import type { AcquireOptions, Lock } from "../types.js";
+import {
+  acquireAbortedChannel,
+  acquireErrorChannel,
+  acquireGrantedChannel,
+  acquireStartChannel,
+  acquireTimeoutChannel,
+  type LockEventBase,
+} from "./lock-channels.js";
+
+/** True when someone listens to an acquire channel; without listeners an acquire runs unobserved, at no cost. */
+export function acquireObserved(): boolean {
+  return (
+    acquireStartChannel.hasSubscribers ||
+    acquireGrantedChannel.hasSubscribers ||
+    acquireTimeoutChannel.hasSubscribers ||
+    acquireAbortedChannel.hasSubscribers ||
+    acquireErrorChannel.hasSubscribers
+  );
+}
+
+/** Runs one `acquire`/`tryAcquire` call and publishes its start and its outcome. */
+export function observeAcquire<T extends Lock | null>(
+  backend: string,
+  key: string,
+  operation: "acquire" | "tryAcquire",
+  options: AcquireOptions | undefined,
+  call: () => Promise<T>,
+): Promise<T> {
+  const startedAt = monotonicNow();
+  const base: LockEventBase & { operation: typeof operation } = { backend, key, operation };
+  if (acquireStartChannel.hasSubscribers) acquireStartChannel.publish({ ...base, waitMs: operation === "tryAcquire" ? 0 : options?.waitMs });
+  return call().then(
+    (lock) => {
+      const waitMs = monotonicNow() - startedAt;
+      if (lock === null) acquireTimeoutChannel.publish({ ...base, waitMs });
+      else acquireGrantedChannel.publish({ ...base, waitMs, fencingToken: lock.fencingToken, holdCount: lock.holdCount });
+      return lock;
+    },
+    (error: unknown) => {
+      const waitMs = monotonicNow() - startedAt;
+      if (LockError.is(error, LockErrorCode.LockTimeout)) acquireTimeoutChannel.publish({ ...base, waitMs });
+      else if (isAbort(error, options)) acquireAbortedChannel.publish({ ...base, waitMs, reason: error });
+      else acquireErrorChannel.publish({ ...base, waitMs, error });
+      throw error;
+    },
+  );
+}
+
+function isAbort(error: unknown, options: AcquireOptions | undefined): boolean {
+  return (options?.signal?.aborted === true && error === options.signal.reason) || LockError.is(error, LockErrorCode.ProviderClosed);
+}
