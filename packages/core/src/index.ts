@@ -5,6 +5,7 @@ export { type RunExclusiveOptions, type RunExclusiveResult, runExclusive } from 
 export type {
   AcquireAbortedEvent,
   AcquireErrorEvent,
+  AcquireEventBase,
   AcquireGrantedEvent,
   AcquireStartEvent,
   AcquireTimeoutEvent,

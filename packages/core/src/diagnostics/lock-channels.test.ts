@@ -30,8 +30,9 @@ describe("diagnostics_channel events", () => {
     await lock.renew();
     await lock.release();
     expect(events.map((e) => e.channel)).toEqual(["distlock:acquire:start", "distlock:acquire:granted", "distlock:renew", "distlock:release"]);
-    expect(events[0]?.event).toEqual({ backend: "memory", key: "orders:1", operation: "acquire", waitMs: 1_000 });
+    expect(events[0]?.event).toEqual({ backend: "memory", key: "orders:1", operation: "acquire", waitMs: 1_000, callId: expect.any(Number) });
     expect(events[1]?.event).toMatchObject({ backend: "memory", key: "orders:1", fencingToken: lock.fencingToken, holdCount: 1 });
+    expect(events[1]?.event.callId).toBe(events[0]?.event.callId);
     expect(events[1]?.event.waitMs).toBeGreaterThanOrEqual(0);
     expect(events[2]?.event).toMatchObject({ key: "orders:1", ttlMs: 5_000, fencingToken: lock.fencingToken });
     expect(events[3]?.event.holdMs).toBeGreaterThanOrEqual(0);
@@ -60,6 +61,9 @@ describe("diagnostics_channel events", () => {
       "distlock:acquire:error acquire",
     ]);
     expect(events.find((e) => e.channel === "distlock:acquire:aborted")?.event.reason).toBeInstanceOf(Error);
+    const callIds = events.map((e) => e.event.callId);
+    expect(callIds).toEqual([callIds[0], callIds[0], callIds[2], callIds[2], callIds[4], callIds[4], callIds[6], callIds[6]]);
+    expect(new Set(callIds).size).toBe(4);
     await held.release();
     await Promise.all([holder.close(), provider.close()]);
   });
@@ -80,6 +84,31 @@ describe("diagnostics_channel events", () => {
       reason: "the server no longer shows this owner holding it",
     });
     await Promise.all([provider.close(), admin.close()]);
+  });
+
+  it("match each outcome to its start by callId when calls on one key overlap and end out of order", async () => {
+    const store = new MemoryLockStore();
+    const holder = new MemoryLockProvider({ store });
+    const provider = new MemoryLockProvider({ store });
+    const held = await holder.acquire("k");
+    const events = recordEvents();
+    const patient = provider.acquire("k", { waitMs: 5_000 });
+    await expect(provider.acquire("k", { waitMs: 10 })).rejects.toMatchObject({ code: "LOCK_TIMEOUT" });
+    await held.release();
+    const lock = await patient;
+    const acquireEvents = events.filter((e) => e.channel.startsWith("distlock:acquire:"));
+    const [patientStart, hastyStart, hastyTimeout, patientGrant] = acquireEvents;
+    expect(acquireEvents.map((e) => e.channel)).toEqual([
+      "distlock:acquire:start",
+      "distlock:acquire:start",
+      "distlock:acquire:timeout",
+      "distlock:acquire:granted",
+    ]);
+    expect(patientStart?.event.callId).not.toBe(hastyStart?.event.callId);
+    expect(hastyTimeout?.event.callId).toBe(hastyStart?.event.callId);
+    expect(patientGrant?.event.callId).toBe(patientStart?.event.callId);
+    await lock.release();
+    await Promise.all([holder.close(), provider.close()]);
   });
 
   it("publish nothing, and build nothing, when nobody listens", async () => {

@@ -23,36 +23,38 @@ export interface LockEventBase {
   readonly key: string;
 }
 
-/** `acquire` or `tryAcquire` was called; `waitMs` is the caller's budget (undefined: unbounded; 0 for tryAcquire). */
-export interface AcquireStartEvent extends LockEventBase {
+/** What every event of one `acquire`/`tryAcquire` call names: its start and its one outcome share `callId`. */
+export interface AcquireEventBase extends LockEventBase {
   readonly operation: "acquire" | "tryAcquire";
+  /** Opaque, unique per call (within one loaded copy of core): matches the outcome to its start, as calls on a key overlap. */
+  readonly callId: number;
+}
+
+/** `acquire` or `tryAcquire` was called; `waitMs` is the caller's budget (undefined: unbounded; 0 for tryAcquire). */
+export interface AcquireStartEvent extends AcquireEventBase {
   readonly waitMs: number | undefined;
 }
 
 /** The call got the key after `waitMs` (from the call to the grant). */
-export interface AcquireGrantedEvent extends LockEventBase {
-  readonly operation: "acquire" | "tryAcquire";
+export interface AcquireGrantedEvent extends AcquireEventBase {
   readonly waitMs: number;
   readonly fencingToken: bigint | null;
   readonly holdCount: number;
 }
 
 /** The call did not get the key: `acquire` ran out of `waitMs`, or `tryAcquire` found the key held. */
-export interface AcquireTimeoutEvent extends LockEventBase {
-  readonly operation: "acquire" | "tryAcquire";
+export interface AcquireTimeoutEvent extends AcquireEventBase {
   readonly waitMs: number;
 }
 
 /** The caller's signal (or `close()`) ended the call. */
-export interface AcquireAbortedEvent extends LockEventBase {
-  readonly operation: "acquire" | "tryAcquire";
+export interface AcquireAbortedEvent extends AcquireEventBase {
   readonly waitMs: number;
   readonly reason: unknown;
 }
 
 /** The call failed otherwise (bad input, backend unavailable…). */
-export interface AcquireErrorEvent extends LockEventBase {
-  readonly operation: "acquire" | "tryAcquire";
+export interface AcquireErrorEvent extends AcquireEventBase {
   readonly waitMs: number;
   readonly error: unknown;
 }

@@ -3,13 +3,15 @@ import { LockError } from "../errors/lock-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock } from "../types.js";
 import {
+  type AcquireEventBase,
   acquireAbortedChannel,
   acquireErrorChannel,
   acquireGrantedChannel,
   acquireStartChannel,
   acquireTimeoutChannel,
-  type LockEventBase,
 } from "./lock-channels.js";
+
+let lastCallId = 0;
 
 /** True when someone listens to an acquire channel; without listeners an acquire runs unobserved, at no cost. */
 export function acquireObserved(): boolean {
@@ -31,7 +33,8 @@ export function observeAcquire<T extends Lock | null>(
   call: () => Promise<T>,
 ): Promise<T> {
   const startedAt = monotonicNow();
-  const base: LockEventBase & { operation: typeof operation } = { backend, key, operation };
+  lastCallId = lastCallId === Number.MAX_SAFE_INTEGER ? 1 : lastCallId + 1;
+  const base: AcquireEventBase = { backend, key, operation, callId: lastCallId };
   if (acquireStartChannel.hasSubscribers) acquireStartChannel.publish({ ...base, waitMs: operation === "tryAcquire" ? 0 : options?.waitMs });
   return call().then(
     (lock) => {
