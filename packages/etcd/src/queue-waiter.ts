@@ -1,7 +1,7 @@
 import { abortableSleep, type DriverAcquireRequest, type DriverGranted } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 import { DeletionWatch } from "./deletion-watch.js";
-import type { ResolvedEtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
 import { grantedFrom } from "./hold-record.js";
 import type { HoldRegistry } from "./hold-registry.js";
 import type { LeaseSlot, LeaseSlotAllocator } from "./lease-slot-allocator.js";
@@ -12,7 +12,7 @@ import type { SessionLease } from "./session-lease.js";
 /** What a waiter shares with the rest of the driver. */
 export interface QueueWaiterContext {
   readonly client: Etcd3;
-  readonly settings: ResolvedEtcdLockProviderOptions;
+  readonly settings: ResolvedEtcdLockOptions;
   readonly keyspace: LockKeyspace;
   readonly session: SessionLease;
   readonly slots: LeaseSlotAllocator;
