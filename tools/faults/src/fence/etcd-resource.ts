@@ -1,5 +1,5 @@
 import type { Lock } from "@distlock/core";
-import { resolveEtcdLockOptions } from "@distlock/etcd";
+import { resolveEtcdLockOptions } from "@distlock/etcd/internal";
 import { fencedTxn } from "@distlock/fence/etcd";
 import { Etcd3, GRPCGenericError } from "etcd3";
 import { asPausedHolder, type FencedResource, type FenceWrite, fenceWrite } from "./fenced-resource.js";
