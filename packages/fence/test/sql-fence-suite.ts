@@ -1,17 +1,45 @@
 import { type Lock, LockError, type LockProvider } from "@distlock/core";
-import { CamelCasePlugin, sql } from "kysely";
+import { SqlLockProvider } from "@distlock/sql";
+import { CamelCasePlugin, type Dialect, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addFenceColumn, addVersionColumn, fencedUpdate, fencedUpsert, optimisticUpdate, versionedUpdate } from "../src/sql/index.js";
 import type { AnyDb } from "../src/sql/sql-dialect.js";
+import { kyselyWithLog } from "./kysely-with-log.js";
 
-/** One database to fence rows in, with a lock provider and a log of the statements sent through `db`. */
-export interface SqlFenceTarget {
+/** One database to fence rows in: the kysely dialect to reach it, and the URL of its lock table. */
+export interface SqlFenceDatabase {
+  readonly dialect: Dialect;
+  readonly lockUrl: string;
+  /** Stops what `open` started, once `db` and the lock providers are closed. */
+  stop(): Promise<void>;
+}
+
+/** The database under test, with a log of the statements sent through `db`, and two lock providers on it. */
+interface SqlFenceTarget {
   readonly db: AnyDb;
   readonly locks: LockProvider;
   /** A second provider on the same backend: another process, as far as `locks` can tell. */
   readonly rivalLocks: LockProvider;
   readonly statements: string[];
   close(): Promise<void>;
+}
+
+async function openTarget(open: () => Promise<SqlFenceDatabase>): Promise<SqlFenceTarget> {
+  const database = await open();
+  const { db, statements } = kyselyWithLog(database.dialect);
+  const locks = new SqlLockProvider({ url: database.lockUrl });
+  const rivalLocks = new SqlLockProvider({ url: database.lockUrl });
+  return {
+    db,
+    locks,
+    rivalLocks,
+    statements,
+    close: async () => {
+      await Promise.all([locks.close(), rivalLocks.close()]);
+      await db.destroy();
+      await database.stop();
+    },
+  };
 }
 
 interface Product {
@@ -21,12 +49,12 @@ interface Product {
 }
 
 /** The fenced-write and optimistic-update behaviour every SQL dialect must show, against a real server. */
-export function describeSqlFence(name: string, open: () => Promise<SqlFenceTarget>): void {
+export function describeSqlFence(name: string, open: () => Promise<SqlFenceDatabase>): void {
   describe(`fenced SQL writes on ${name}`, () => {
     let target: SqlFenceTarget;
     let tables = 0;
     beforeAll(async () => {
-      target = await open();
+      target = await openTarget(open);
     });
     afterAll(() => target?.close());
 
