@@ -15,6 +15,8 @@ export interface RowResult {
   readonly writesFailed: number;
   /** Writes sent after the writer's own validity deadline (all must have been rejected or harmless). */
   readonly staleWrites: number;
+  /** Stale writes the resource accepted: fencing allows one only while no later holder has written. */
+  readonly staleWritesAccepted: number;
   readonly violations: readonly Violation[];
   /**
    * Overlaps on a backend that leaves them to fencing (`BackendFixture.fencedOverlaps`), in a row where fencing held:

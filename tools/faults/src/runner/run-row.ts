@@ -44,6 +44,7 @@ function summarise(
   // Only the row's own fault: an injector may also mark the conditions it set up (a lagging replica).
   const faults = events.filter((event) => event.type === "fault" && event.fault === fault);
   const writes = events.flatMap((event) => (event.type === "write" ? [event] : []));
+  const stale = writes.filter((w) => w.at > w.validUntil);
   const recoveries = faults.map((f) => (acquired.find((event) => event.at > f.at)?.at ?? Number.NaN) - f.at);
   return {
     backend: fixture.backend,
@@ -54,7 +55,8 @@ function summarise(
     writesAccepted: writes.filter((w) => w.accepted).length,
     writesRejected: writes.filter((w) => !w.accepted && w.failure === undefined).length,
     writesFailed: writes.filter((w) => w.failure !== undefined).length,
-    staleWrites: writes.filter((w) => w.at > w.validUntil).length,
+    staleWrites: stale.length,
+    staleWritesAccepted: stale.filter((w) => w.accepted).length,
     recoveryMs: recoveries.length === 0 || recoveries.some(Number.isNaN) ? null : Math.max(...recoveries),
     durationMs: machineNow() - startedAt,
     workerFailures: run.workers.flatMap((w) => (w.failure === undefined ? [] : [`${w.name}: ${w.failure}`])),
