@@ -48,6 +48,10 @@ export default defineConfig({
       { ...sourceFirst, test: { name: "etcd", include: ["packages/etcd/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       { ...sourceFirst, test: { name: "sql", include: ["packages/sql/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       { ...sourceFirst, test: { name: "fence", include: ["packages/fence/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
+      {
+        ...sourceFirst,
+        test: { name: "opentelemetry", include: ["packages/opentelemetry/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 },
+      },
       { ...sourceFirst, test: { name: "bench", include: ["bench/src/**/*.test.ts"] } },
       { ...sourceFirst, test: { name: "faults", include: ["tools/faults/src/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 120_000 } },
       {
