@@ -5,11 +5,19 @@ import { parseArgs } from "node:util";
 import { ETCD_SCENARIOS } from "./etcd/etcd-scenario-group.js";
 import { FENCE_SCENARIOS } from "./fence/fence-scenario-group.js";
 import { benchScaleFrom, collectMachineInfo, runScenarioGroups, sweepPlots, writeBenchReport } from "./harness/index.js";
+import { OBSERVABILITY_SCENARIOS } from "./observability/observability-scenario-group.js";
 import { REDIS_SCENARIOS } from "./redis/redis-scenario-group.js";
 import { REDLOCK_SCENARIOS } from "./redlock/redlock-scenario-group.js";
 import { SQL_SCENARIOS } from "./sql/sql-scenario-group.js";
 
-const GROUPS = { redis: REDIS_SCENARIOS, redlock: REDLOCK_SCENARIOS, etcd: ETCD_SCENARIOS, sql: SQL_SCENARIOS, fence: FENCE_SCENARIOS };
+const GROUPS = {
+  redis: REDIS_SCENARIOS,
+  redlock: REDLOCK_SCENARIOS,
+  etcd: ETCD_SCENARIOS,
+  sql: SQL_SCENARIOS,
+  fence: FENCE_SCENARIOS,
+  observability: OBSERVABILITY_SCENARIOS,
+};
 const REPORT_DIR = fileURLToPath(new URL("../../docs/benchmarks/", import.meta.url));
 
 const args = process.argv.slice(2);

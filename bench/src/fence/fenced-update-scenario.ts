@@ -1,6 +1,6 @@
 import type { Lock } from "@distlock/core";
 import { fencedUpdate } from "@distlock/fence/sql";
-import { type BenchRow, type BenchScale, type BenchTable, clientCpuPerOp, scaledCount, summarizeTurns, type TurnSample } from "../harness/index.js";
+import { type BenchRow, type BenchScale, type BenchTable, measureOps, scaledCount, summarizeTurns, type TurnSample } from "../harness/index.js";
 import { type BenchDb, ROW, TABLE } from "./price-table.js";
 
 export const PLAIN_UPDATE = "plain UPDATE (kysely)";
@@ -21,7 +21,7 @@ export async function fencedUpdateScenario(db: BenchDb, lock: Lock, scale: Bench
   for (const [, update] of subjects) for (let i = 0; i < scaledCount(WARM_UP, scale); i++) await update(i);
   const turns: TurnSample[][] = subjects.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, [, update]] of subjects.entries()) turns[index]?.push(await measureTurn(update, perRound));
+    for (const [index, [, update]] of subjects.entries()) turns[index]?.push(await measureOps(update, perRound));
   }
   const rows: BenchRow[] = subjects.map(([subject], index) => ({
     scenario: "one UPDATE of one row",
@@ -39,17 +39,4 @@ export async function fencedUpdateScenario(db: BenchDb, lock: Lock, scale: Bench
       "- fencedUpdate adds `AND (fence_token IS NULL OR fence_token <= $n)` and stores the token: one statement, no extra round trip",
     ],
   };
-}
-
-async function measureTurn(update: Update, count: number): Promise<TurnSample> {
-  const ops: number[] = [];
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  for (let i = 0; i < count; i++) {
-    const begun = performance.now();
-    await update(i);
-    ops.push(performance.now() - begun);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return { ops, acquires: [], seconds, perOp: clientCpuPerOp(process.cpuUsage(cpu), count) };
 }

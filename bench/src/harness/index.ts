@@ -15,6 +15,6 @@ export { percentile, sharedClockMs, sleepUntil } from "./stats.js";
 export { type LinePlot, type PlotSeries, renderLinePlot } from "./svg-line-plot.js";
 export { type SweepPlot, sweepPlots } from "./sweep-plots.js";
 export { type SweepTargetSpec, sweepTargets } from "./sweep-targets.js";
-export { clientCpuPerOp, median, summarizeTurns, type TurnSample } from "./turn-summary.js";
+export { clientCpuPerOp, measureOps, median, summarizeTurns, type TurnSample } from "./turn-summary.js";
 export { type UncontendedRun, uncontendedScenario } from "./uncontended-scenario.js";
 export { runInProcesses, serveOneTask } from "./worker-processes.js";

@@ -50,3 +50,17 @@ export function clientCpuPerOp(usage: NodeJS.CpuUsage, ops: number): Record<stri
     "client CPU µs/op": (usage.user + usage.system) / per,
   };
 }
+
+/** Runs `op` `count` times in a row and measures the turn: each op's latency, the wall time and the client CPU per op. */
+export async function measureOps(op: (index: number) => Promise<unknown>, count: number): Promise<TurnSample> {
+  const ops: number[] = [];
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const begun = performance.now();
+    await op(i);
+    ops.push(performance.now() - begun);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { ops, acquires: [], seconds, perOp: clientCpuPerOp(process.cpuUsage(cpu), count) };
+}
