@@ -1,0 +1,139 @@
+import { fork } from "node:child_process";
+import { once } from "node:events";
+import { describeLockProvider } from "@distlock/conformance";
+import { LockError, LockErrorCode } from "@distlock/core";
+import { monotonicNow } from "@distlock/core/driver";
+import type { ManagedServer } from "@distlock/test-servers";
+import { afterAll, expect, it } from "vitest";
+import { SqlLockProvider } from "../src/sql-lock-provider.js";
+
+/** A test server as the session tests drive it (a `ManagedServer` of @distlock/test-servers). */
+type SessionTestServer = Pick<ManagedServer, "pause" | "resume" | "stop" | "start">;
+
+/** The conformance suite in session mode on `url`: fencing, FIFO, across processes, with pause/resume faults. */
+export function describeSessionConformance(name: string, url: string, server: SessionTestServer): void {
+  describeLockProvider({
+    name,
+    create: () => new SqlLockProvider({ url }),
+    capabilities: { fencing: true, fifo: true },
+    workerUrl: url,
+    crossProcess: true,
+    // A session lock belongs to its connection: another process cannot join the hold (see the README).
+    reentryAcrossProcesses: false,
+    faults: { pause: () => server.pause(), resume: () => server.resume() },
+    // 1 s: MySQL's wait_timeout, the server-side bound of a lease, is whole seconds.
+    ttlMs: 1000,
+    marginMs: 1000,
+  });
+}
+
+export const uniqueKey = (name: string) => `${name}-${crypto.randomUUID()}`;
+
+export function abortedWith(signal: AbortSignal): Promise<unknown> {
+  return signal.aborted ? Promise.resolve(signal.reason) : once(signal, "abort").then(() => signal.reason);
+}
+
+/** Providers on `url` that are closed after the file's tests. */
+export function sessionProviders(url: string): (label?: string) => SqlLockProvider {
+  const providers: SqlLockProvider[] = [];
+  afterAll(() => Promise.allSettled(providers.map((provider) => provider.close())));
+  return (label = "session-test") => {
+    const created = new SqlLockProvider({ url, holderLabel: `${label}-${providers.length}` });
+    providers.push(created);
+    return created;
+  };
+}
+
+/** A child process that holds `lockKey` until it is killed or stopped; `held` resolves with its token. */
+export function spawnHolder(url: string, lockKey: string, ttlMs: number) {
+  const child = fork(new URL("./session-holder-worker.mjs", import.meta.url), [url, lockKey, String(ttlMs)], { stdio: "ignore" });
+  const held = once(child, "message").then(([message]) => BigInt((message as { fencingToken: string }).fencingToken));
+  return { child, held };
+}
+
+export interface SessionLossSetup {
+  readonly url: string;
+  readonly server: SessionTestServer;
+  readonly provider: (label?: string) => SqlLockProvider;
+  /** Ends the server session holding `lockKey` from outside (pg_terminate_backend, KILL). */
+  endHoldingSession(lockKey: string): Promise<void>;
+  /** How long past its TTL a frozen holder's key may stay taken (the server's idle limit rounding). */
+  readonly idleRoundingMs: number;
+}
+
+/** What every session dialect must do when a holder's session, process or server goes away; registers `it`s. */
+export function sessionLossTests(setup: SessionLossSetup): void {
+  const { url, server, provider } = setup;
+
+  it("aborts lock.signal at once when the holding session is ended, and a new owner gets a higher token", async () => {
+    const lockKey = uniqueKey("ended");
+    const lock = await provider().acquire(lockKey, { ttlMs: 60_000 });
+    const started = monotonicNow();
+    await setup.endHoldingSession(lockKey);
+    expect(LockError.is(await abortedWith(lock.signal), LockErrorCode.LockLost)).toBe(true);
+    expect(monotonicNow() - started).toBeLessThan(1_000);
+    const next = await provider().acquire(lockKey, { waitMs: 1_000 });
+    expect(next.fencingToken as bigint).toBeGreaterThan(lock.fencingToken as bigint);
+    await expect(lock.release()).rejects.toMatchObject({ code: LockErrorCode.LockLost });
+    await next.release();
+  });
+
+  it("frees the key of a SIGKILLed holder process as soon as the server sees its socket close", async () => {
+    const lockKey = uniqueKey("sigkill");
+    const { child, held } = spawnHolder(url, lockKey, 60_000);
+    const token = await held;
+    const waiter = provider();
+    expect(await waiter.tryAcquire(lockKey)).toBeNull();
+    child.kill("SIGKILL");
+    const started = monotonicNow();
+    const next = await waiter.acquire(lockKey, { waitMs: 5_000 });
+    expect(monotonicNow() - started).toBeLessThan(1_000);
+    expect(next.fencingToken as bigint).toBeGreaterThan(token);
+    await next.release();
+  });
+
+  it("frees the key of a frozen (SIGSTOPped) holder within its TTL: the server ends the idle session", async () => {
+    const lockKey = uniqueKey("sigstop");
+    const ttlMs = 1_000;
+    const { child, held } = spawnHolder(url, lockKey, ttlMs);
+    const token = await held;
+    child.kill("SIGSTOP");
+    const started = monotonicNow();
+    try {
+      const next = await provider().acquire(lockKey, { waitMs: ttlMs * 4 });
+      expect(monotonicNow() - started).toBeLessThan(ttlMs + setup.idleRoundingMs + 1_000);
+      expect(next.fencingToken as bigint).toBeGreaterThan(token);
+      await next.release();
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("tokens strictly increase per key across processes", async () => {
+    const lockKey = uniqueKey("tokens");
+    const local = provider();
+    const tokens: bigint[] = [];
+    for (let round = 0; round < 3; round++) {
+      const mine = await local.acquire(lockKey, { waitMs: 5_000 });
+      tokens.push(mine.fencingToken as bigint);
+      await mine.release();
+      const { child, held } = spawnHolder(url, lockKey, 60_000);
+      tokens.push(await held);
+      child.kill("SIGKILL");
+      await once(child, "exit");
+    }
+    for (let i = 1; i < tokens.length; i++) expect(tokens[i] as bigint).toBeGreaterThan(tokens[i - 1] as bigint);
+  });
+
+  it("aborts lock.signal at once when the server restarts, and the key is free afterwards with a higher token", async () => {
+    const lockKey = uniqueKey("restart");
+    const lock = await provider().acquire(lockKey, { ttlMs: 60_000 });
+    const lost = abortedWith(lock.signal);
+    await server.stop();
+    expect(LockError.is(await lost, LockErrorCode.LockLost)).toBe(true);
+    await server.start();
+    const next = await provider().acquire(lockKey, { waitMs: 5_000 });
+    expect(next.fencingToken as bigint).toBeGreaterThan(lock.fencingToken as bigint);
+    await next.release();
+  });
+}
