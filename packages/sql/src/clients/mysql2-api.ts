@@ -24,24 +24,42 @@ export interface Mysql2Pool {
   end(callback: (error: unknown) => void): void;
 }
 
-/** The settings this package gives a pool it creates. */
-export interface Mysql2PoolOptions {
+/** The settings of every connection this package opens from a URL. */
+export interface Mysql2ConnectionOptions {
   host: string | undefined;
   port: number;
   user: string | undefined;
   password: string | undefined;
   database: string | undefined;
-  connectionLimit: number;
   connectTimeout: number;
-  waitForConnections: boolean;
   enableKeepAlive: boolean;
+  keepAliveInitialDelay?: number;
   supportBigNumbers: boolean;
   bigNumberStrings: boolean;
   charset: string;
   timezone: string;
+  /** Sent at login; `program_name` shows in `performance_schema.session_connect_attrs`. */
+  connectAttributes?: Record<string, string>;
+}
+
+/** The settings this package gives a pool it creates. */
+export interface Mysql2PoolOptions extends Mysql2ConnectionOptions {
+  connectionLimit: number;
+  waitForConnections: boolean;
+}
+
+/** A single connection of its own (callback API), as session mode uses it. */
+export interface Mysql2Connection {
+  connect(callback: (error: unknown) => void): void;
+  query(options: Mysql2QueryOptions, callback: (error: unknown, result: unknown) => void): unknown;
+  /** "error": the connection failed (fatal); "end": it closed. */
+  on(event: "error" | "end", listener: (error?: unknown) => void): unknown;
+  /** Closes the socket at once. */
+  destroy(): void;
 }
 
 /** The `mysql2` module's default export, as far as this package uses it. */
 export interface Mysql2Module {
   createPool(options: Mysql2PoolOptions): Mysql2Pool;
+  createConnection(options: Mysql2ConnectionOptions): Mysql2Connection;
 }

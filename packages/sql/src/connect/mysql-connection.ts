@@ -1,7 +1,7 @@
 import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, MysqlDialect } from "kysely";
 import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
-import type { Mysql2Module, Mysql2Pool, Mysql2PoolOptions } from "../clients/mysql2-api.js";
+import type { Mysql2ConnectionOptions, Mysql2Module, Mysql2Pool, Mysql2PoolOptions } from "../clients/mysql2-api.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 import { BoundedMysqlPool } from "./bounded-mysql-pool.js";
@@ -11,26 +11,29 @@ const DEFAULT_MYSQL_PORT = 3306;
 
 /** A pool of our own from a `mysql://`/`mariadb://` URL, created on first use once `mysql2` is loaded. */
 export function openMysqlUrl(url: LockUrl, options: ResolvedSqlLockOptions, request: ClientLibraryRequest): SqlConnection {
+  const poolOptions: Mysql2PoolOptions = { ...mysqlUrlConfig(url, options), connectionLimit: options.poolSize, waitForConnections: true };
+  const mysql2 = loadClientLibrary<Mysql2Module>("mysql2", request);
+  const createPool = async () => boundedPool((await mysql2).createPool(poolOptions), options, true);
+  const db: AnyKysely = new Kysely({ dialect: new MysqlDialect({ pool: createPool }) });
+  return { db, openListenClient: undefined, ready: () => mysql2.then(() => undefined), close: () => db.destroy() };
+}
+
+/** The settings of every connection opened from a `mysql://`/`mariadb://` URL. */
+export function mysqlUrlConfig(url: LockUrl, options: ResolvedSqlLockOptions): Mysql2ConnectionOptions {
   const host = url.hosts[0];
-  const poolOptions: Mysql2PoolOptions = {
+  return {
     host: host?.host,
     port: host?.port ?? DEFAULT_MYSQL_PORT,
     user: url.username,
     password: url.password,
     database: url.path || undefined,
-    connectionLimit: options.poolSize,
     connectTimeout: options.connectTimeoutMs,
-    waitForConnections: true,
     enableKeepAlive: true,
     supportBigNumbers: true,
     bigNumberStrings: true,
     charset: "utf8mb4",
     timezone: "Z",
   };
-  const mysql2 = loadClientLibrary<Mysql2Module>("mysql2", request);
-  const createPool = async () => boundedPool((await mysql2).createPool(poolOptions), options, true);
-  const db: AnyKysely = new Kysely({ dialect: new MysqlDialect({ pool: createPool }) });
-  return { db, openListenClient: undefined, ready: () => mysql2.then(() => undefined), close: () => db.destroy() };
 }
 
 /** Statements through the caller's mysql2 pool, which `close()` leaves open. */

@@ -64,11 +64,11 @@ function checkMode(value: unknown, field: string): string {
   return value;
 }
 
-/** Session locks live on connections the provider opens and keeps for them: only a postgres `url` gives those (MySQL's GET_LOCK mode is not built yet). */
+/** Session locks live on connections the provider opens and keeps for them: only a postgres or mysql `url` gives those. */
 function checkSessionSource(source: SqlSource, field: string): void {
-  if (source.kind !== "url" || source.dialect !== "postgres") {
+  if (source.kind !== "url" || source.dialect === "sqlite") {
     const given = source.kind === "url" ? `${source.url.scheme}:` : source.kind;
-    throw new InvalidConfigError(field, `"session" needs a postgres:// url (it opens its own connections; mysql is not supported yet), not ${given}`);
+    throw new InvalidConfigError(field, `"session" needs a postgres:// or mysql:// (mariadb://) url (it opens its own connections), not ${given}`);
   }
 }
 

@@ -1,7 +1,10 @@
 import { loadClientLibrary } from "../clients/load-client-library.js";
+import type { Mysql2Module } from "../clients/mysql2-api.js";
 import type { PgModule } from "../clients/pg-api.js";
+import { mysqlUrlConfig } from "../connect/mysql-connection.js";
 import { postgresUrlConfig } from "../connect/postgres-connection.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
+import { mysqlSessionDialect } from "./mysql-session-dialect.js";
 import { pgSessionDialect } from "./pg-session-dialect.js";
 import type { SessionTarget } from "./session-lock-driver.js";
 
@@ -16,12 +19,14 @@ export function openSessionTarget(options: ResolvedSqlLockOptions): SessionTarge
   const request = { field: source.field, neededBy: `${url.scheme}: URLs` };
   const host = url.hosts[0];
   const identity = `${source.dialect} ${host?.host}:${host?.port} ${url.path} ${url.username ?? ""} ${options.table}`;
+  const common = { table: options.table, urlField: source.field, keepAliveInitialDelayMs: SESSION_KEEPALIVE_INITIAL_DELAY_MS };
+  if (source.dialect === "mysql") {
+    const mysql2 = loadClientLibrary<Mysql2Module>("mysql2", request);
+    const dialect = mysqlSessionDialect(mysql2, { ...common, config: mysqlUrlConfig(url, options), queryTimeoutMs: options.queryTimeoutMs });
+    // GET_LOCK names are server-wide (advisory locks are per database): the database is part of the lock's name.
+    return { dialect, identity, lockNamespace: `${url.path}.${options.table}`, redacted: url.redacted, loaded: mysql2.then(() => undefined) };
+  }
   const pg = loadClientLibrary<PgModule>("pg", request);
-  const dialect = pgSessionDialect(pg, {
-    config: postgresUrlConfig(url, options),
-    table: options.table,
-    urlField: source.field,
-    keepAliveInitialDelayMs: SESSION_KEEPALIVE_INITIAL_DELAY_MS,
-  });
-  return { dialect, identity, redacted: url.redacted, loaded: pg.then(() => undefined) };
+  const dialect = pgSessionDialect(pg, { ...common, config: postgresUrlConfig(url, options) });
+  return { dialect, identity, lockNamespace: options.table, redacted: url.redacted, loaded: pg.then(() => undefined) };
 }

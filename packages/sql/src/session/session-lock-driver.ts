@@ -19,6 +19,8 @@ export interface SessionTarget {
   readonly dialect: SessionDialect;
   /** Database, user and table: providers of one process with the same identity share their sessions and holds. */
   readonly identity: string;
+  /** Hashed with each key into the server's lock name: keys of different lock spaces never share a server lock. */
+  readonly lockNamespace: string;
   /** The URL without its password. */
   readonly redacted: string;
   /** Resolves once the client library is loaded; rejects with `InvalidConfigError` if it is missing. */
@@ -39,7 +41,7 @@ export class SessionLockDriver implements LockDriver {
     this.#target = target;
     const { dialect } = target;
     this.backend = dialect.backend;
-    // The server queues waiters in arrival order; leases are kept by this process (and bounded by the session's idle limit).
+    // The server queues waiters in arrival order (PostgreSQL's lock queue; MariaDB's metadata locks, tested); leases are kept by this process (and bounded by the session's idle limit).
     this.capabilities = Object.freeze({
       fencing: true,
       fifo: true,
@@ -47,7 +49,7 @@ export class SessionLockDriver implements LockDriver {
       minTtlMs: Math.max(100, dialect.idleGranularityMs),
       ttlGranularityMs: dialect.idleGranularityMs,
     });
-    const used = useSessionLockSpace(target.identity, () => new SessionLockSpace(dialect, options.table, holderLabel(options.holderLabel)));
+    const used = useSessionLockSpace(target.identity, () => new SessionLockSpace(dialect, target.lockNamespace, holderLabel(options.holderLabel)));
     this.#space = used.space;
     this.#leave = used.leave;
     this.acquire = (request, wait) => this.#run("acquire", () => this.#space.acquire(request, wait.signal), wait.signal);

@@ -7,7 +7,7 @@ export interface SessionLockId {
   /** PostgreSQL: the same key as `pg_locks` shows it (high and low 32 bits as unsigned `oid`s). */
   readonly pgClassId: number;
   readonly pgObjId: number;
-  /** MySQL/MariaDB: a `GET_LOCK` name within the 64-character limit, case-free (hex). */
+  /** MySQL/MariaDB: a `GET_LOCK` name within the 64-character limit; hex, since the server compares names case-insensitively. */
   readonly mysqlName: string;
 }
 
@@ -16,11 +16,12 @@ const MYSQL_NAME_PREFIX = "dl:";
 const MYSQL_NAME_HEX_DIGITS = 60;
 
 /**
- * Names `key` of lock space `table` by SHA-256 of both. Two keys that collide (2⁻⁶⁴ per pair on PostgreSQL) share one
- * server lock: they contend with each other, but each is still held by at most one owner.
+ * Names `key` of lock space `namespace` (the table; on MySQL `database.table`) by SHA-256 of both. Two keys that
+ * collide (2⁻⁶⁴ per pair on PostgreSQL, 2⁻²⁴⁰ on MySQL) share one server lock: they contend with each other, but each
+ * is still held by at most one owner.
  */
-export function sessionLockId(table: string, key: string): SessionLockId {
-  const digest = createHash("sha256").update(table).update("\0").update(key).digest();
+export function sessionLockId(namespace: string, key: string): SessionLockId {
+  const digest = createHash("sha256").update(namespace).update("\0").update(key).digest();
   return {
     pgKey: digest.readBigInt64BE(0).toString(),
     pgClassId: digest.readUInt32BE(0),

@@ -14,7 +14,7 @@ const UNKNOWN_HOLD_MS = 1_000;
  */
 export class SessionLockSpace {
   readonly #dialect: SessionDialect;
-  readonly #table: string;
+  readonly #namespace: string;
   readonly #label: string;
   readonly #slots = new Set<SessionSlot>();
   readonly #holds = new Map<string, SessionHold>();
@@ -23,9 +23,10 @@ export class SessionLockSpace {
   #prepared: Promise<void> | undefined;
   #closed = false;
 
-  constructor(dialect: SessionDialect, table: string, label: string) {
+  /** `namespace`: hashed with each key into its server lock name (the table; on MySQL also the database). */
+  constructor(dialect: SessionDialect, namespace: string, label: string) {
     this.#dialect = dialect;
-    this.#table = table;
+    this.#namespace = namespace;
     this.#label = label;
   }
 
@@ -41,7 +42,7 @@ export class SessionLockSpace {
       if (local !== undefined) return local;
       const slot = await this.#holdingSlot();
       await this.#limitIdle(slot, request.ttlMs);
-      const token = await this.#on(slot, () => slot.connection.tryLock(sessionLockId(this.#table, request.key)));
+      const token = await this.#on(slot, () => slot.connection.tryLock(sessionLockId(this.#namespace, request.key)));
       return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, slot, token);
     });
   }
@@ -56,7 +57,7 @@ export class SessionLockSpace {
       signal.addEventListener("abort", cancel, { once: true });
       let token: bigint;
       try {
-        token = await slot.connection.waitLock(sessionLockId(this.#table, request.key));
+        token = await slot.connection.waitLock(sessionLockId(this.#namespace, request.key));
       } catch (error) {
         throw signal.aborted ? signal.reason : error;
       } finally {
@@ -64,7 +65,7 @@ export class SessionLockSpace {
       }
       if (signal.aborted) {
         // Granted as the cancel was sent: give it back before rejecting.
-        await slot.connection.unlock(sessionLockId(this.#table, request.key)).catch(() => slot.connection.end());
+        await slot.connection.unlock(sessionLockId(this.#namespace, request.key)).catch(() => slot.connection.end());
         throw signal.reason;
       }
       return this.#register(request, slot, token, monotonicNow());
@@ -111,7 +112,7 @@ export class SessionLockSpace {
   }
 
   async inspect(key: string): Promise<LockState | null> {
-    const id = sessionLockId(this.#table, key);
+    const id = sessionLockId(this.#namespace, key);
     const slot = await this.#holdingSlot();
     const view = await this.#on(slot, () => this.#dialect.view(slot.connection, id));
     if (view.holderSessionId === undefined) return null;
@@ -133,7 +134,7 @@ export class SessionLockSpace {
       return true;
     }
     const slot = await this.#holdingSlot();
-    return this.#on(slot, () => this.#dialect.endHolder(slot.connection, sessionLockId(this.#table, key)));
+    return this.#on(slot, () => this.#dialect.endHolder(slot.connection, sessionLockId(this.#namespace, key)));
   }
 
   /** Ends every connection: the server frees their locks. */
@@ -155,7 +156,7 @@ export class SessionLockSpace {
   }
 
   #register(request: DriverAcquireRequest, slot: SessionSlot, fencingToken: bigint, grantedAt?: number): DriverGranted {
-    const hold = new SessionHold({ ...request, id: sessionLockId(this.#table, request.key), fencingToken, slot });
+    const hold = new SessionHold({ ...request, id: sessionLockId(this.#namespace, request.key), fencingToken, slot });
     hold.extend(request.ttlMs, this.#expire);
     this.#holds.set(request.key, hold);
     slot.holds.add(hold);

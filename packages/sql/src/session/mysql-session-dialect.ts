@@ -1,0 +1,133 @@
+import { InvalidConfigError } from "@distlock/core";
+import type { Mysql2Connection, Mysql2ConnectionOptions, Mysql2Module } from "../clients/mysql2-api.js";
+import type { SessionConnection, SessionDialect, SessionLockView } from "./session-connection.js";
+import type { SessionLockId } from "./session-lock-id.js";
+import { type SessionStatements, startSession } from "./start-session.js";
+import { watchConnectionLoss } from "./watch-connection-loss.js";
+
+export interface MysqlSessionSettings {
+  readonly config: Mysql2ConnectionOptions;
+  readonly table: string;
+  readonly queryTimeoutMs: number;
+  /** The `url` option's field, named when the server or the connection cannot hold session locks. */
+  readonly urlField: string;
+  /** TCP keepalive: first probe after this much idle time. */
+  readonly keepAliveInitialDelayMs: number;
+}
+
+/** `GET_LOCK`'s timeout for a wait: a year (a negative timeout is not "forever" on MariaDB, it returns NULL at once). */
+const WAIT_SECONDS = 31_536_000;
+/** `wait_timeout`'s largest value. */
+const MAX_IDLE_SECONDS = 31_536_000;
+/** MariaDB's `SEQUENCE` (10.3) is what lets the grant and its token share one statement. */
+const MIN_MARIADB = [10, 3] as const;
+
+/**
+ * MySQL/MariaDB session locks: `GET_LOCK` / `RELEASE_LOCK` on a hashed name, tokens from a MariaDB sequence drawn by
+ * `IF(GET_LOCK(…) = 1, NEXTVAL(…), NULL)` (IF evaluates only the branch it picks, so only a grant draws a token).
+ */
+export function mysqlSessionDialect(mysql2: Promise<Mysql2Module>, settings: MysqlSessionSettings): SessionDialect {
+  const sequence = `${settings.table}_session_token`;
+  const grant = (timeoutSeconds: number) => (id: SessionLockId) => ({
+    sql: `SELECT IF(GET_LOCK(?, ${timeoutSeconds}) = 1, NEXTVAL(${sequence}), NULL) AS token, CONNECTION_ID() AS pid`,
+    values: [id.mysqlName],
+  });
+  const statements: SessionStatements = {
+    sessionId: "SELECT CONNECTION_ID() AS pid",
+    tryLock: grant(0),
+    waitLock: grant(WAIT_SECONDS),
+    // 1: released; 0: another session holds it; NULL: nobody does.
+    unlock: (id) => ({ sql: "SELECT RELEASE_LOCK(?) AS released", values: [id.mysqlName] }),
+    limitIdle: (ms) => ({ sql: "SET SESSION wait_timeout = ?", values: [Math.min(MAX_IDLE_SECONDS, Math.ceil(ms / 1000))] }),
+  };
+  // A waiter's statement text names the lock (mysql2 inlines the parameters) and its state is "User lock" while it waits.
+  const waiters = "SELECT COUNT(*) FROM information_schema.PROCESSLIST p WHERE p.STATE = 'User lock' AND p.INFO LIKE ? AND p.ID <> CONNECTION_ID()";
+  const label =
+    "SELECT a.ATTR_VALUE FROM performance_schema.session_connect_attrs a WHERE a.PROCESSLIST_ID = h.holder AND a.ATTR_NAME = 'program_name' LIMIT 1";
+  const view = (labelled: boolean) =>
+    `SELECT h.holder, ${labelled ? `(${label})` : "NULL"} AS label, (${waiters}) AS waiters FROM (SELECT IS_USED_LOCK(?) AS holder) h`;
+  /** Cleared once the server refuses performance_schema (no privilege): inspect then shows no label. */
+  let labelled = true;
+  const session = {
+    queryTimeoutMs: settings.queryTimeoutMs,
+    urlField: settings.urlField,
+    poolerHint: "a proxy that multiplexes connections, e.g. ProxySQL",
+    keepsSession: isServerError,
+  };
+
+  async function open(name: string): Promise<SessionConnection> {
+    const client: Mysql2Connection = (await mysql2).createConnection({
+      ...settings.config,
+      keepAliveInitialDelay: settings.keepAliveInitialDelayMs,
+      connectAttributes: { program_name: name.slice(0, 64) },
+    });
+    const lost = watchConnectionLoss(client);
+    return startSession(
+      {
+        lost,
+        connect: () => new Promise((resolve, reject) => client.connect((error) => (error ? reject(error) : resolve()))),
+        query: <R>(sql: string, values: readonly unknown[], timeout: number) =>
+          new Promise<R[]>((resolve, reject) =>
+            client.query({ sql, values: [...values], timeout }, (error, result) => (error ? reject(error) : resolve(Array.isArray(result) ? result : []))),
+          ),
+        end: () => client.destroy(),
+      },
+      statements,
+      session,
+    );
+  }
+
+  return {
+    backend: "mysql",
+    idleGranularityMs: 1000,
+    open,
+    async prepare(via) {
+      const [row] = await via.rows<{ version: string }>("SELECT VERSION() AS version");
+      const version = row?.version ?? "";
+      const [major = 0, minor = 0] = (/^(\d+)\.(\d+)/.exec(version) ?? []).slice(1).map(Number);
+      if (!version.includes("MariaDB") || major < MIN_MARIADB[0] || (major === MIN_MARIADB[0] && minor < MIN_MARIADB[1])) {
+        throw new InvalidConfigError(
+          settings.urlField,
+          `mode=session on mysql:// needs MariaDB ≥ ${MIN_MARIADB.join(".")} (a SEQUENCE draws the fencing token in the grant's statement); the server is ${version}`,
+        );
+      }
+      await via.rows(`CREATE SEQUENCE IF NOT EXISTS ${sequence} NOCYCLE`);
+    },
+    async view(via, id): Promise<SessionLockView> {
+      const values = [`%${id.mysqlName}%`, id.mysqlName];
+      const rows = await via
+        .rows<{ holder: number | string | null; label: string | null; waiters: number | string }>(view(labelled), values)
+        .catch((error: unknown) => {
+          if (!labelled || !isServerError(error)) throw error;
+          labelled = false;
+          return via.rows<{ holder: number | string | null; label: string | null; waiters: number | string }>(view(false), values);
+        });
+      const [row] = rows;
+      const holder = row?.holder === null || row?.holder === undefined ? undefined : Number(row.holder);
+      return { holderSessionId: holder, holderLabel: row?.label ?? "", waiters: Number(row?.waiters ?? 0) };
+    },
+    async endHolder(via, id) {
+      const [row] = await via.rows<{ holder: number | string | null }>("SELECT IS_USED_LOCK(?) AS holder", [id.mysqlName]);
+      const holder = row?.holder === null || row?.holder === undefined ? undefined : Number(row.holder);
+      if (holder === undefined || holder === via.sessionId) return false;
+      // Not atomic with the look-up: the session may have let go meanwhile (then KILL ends a session that may hold other keys).
+      return via.rows("KILL CONNECTION ?", [holder]).then(
+        () => true,
+        (error: unknown) => {
+          if (isServerError(error)) return false;
+          throw error;
+        },
+      );
+    },
+    async cancelWait(via, victim) {
+      // The victim's GET_LOCK returns NULL (interrupted); a KILL QUERY that arrives after it returned does nothing.
+      await via.rows("KILL QUERY ?", [victim.sessionId]);
+    },
+  };
+}
+
+/** An error the server answered (a refused statement): the connection and its locks are fine. Not a timeout or a lost connection. */
+function isServerError(error: unknown): boolean {
+  const { errno, fatal, code } = error as { errno?: unknown; fatal?: unknown; code?: unknown };
+  return typeof errno === "number" && fatal !== true && code !== "PROTOCOL_SEQUENCE_TIMEOUT";
+}
