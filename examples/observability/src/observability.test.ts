@@ -45,9 +45,9 @@ describe("the observability example", () => {
     const after = await scrape(server.url);
     expect(sampleValue(after, "distlock_lock_acquisitions_total", { ...memory, distlock_outcome: "granted" })).toBe(13);
     expect(sampleValue(after, "distlock_lock_acquisitions_total", { ...memory, distlock_outcome: "timeout" })).toBe(1);
-    expect(sampleValue(after, "distlock_lock_wait_duration_seconds_count", { ...memory, distlock_outcome: "granted" })).toBe(13);
-    expect(sampleValue(after, "distlock_lock_wait_duration_seconds_sum", { ...memory, distlock_outcome: "timeout" })).toBeGreaterThanOrEqual(0.015);
-    expect(sampleValue(after, "distlock_lock_hold_duration_seconds_count", { ...memory, distlock_outcome: "released" })).toBe(13);
+    expect(sampleValue(after, "distlock_lock_wait_duration_count", { ...memory, distlock_outcome: "granted" })).toBe(13);
+    expect(sampleValue(after, "distlock_lock_wait_duration_sum", { ...memory, distlock_outcome: "timeout" })).toBeGreaterThanOrEqual(0.015);
+    expect(sampleValue(after, "distlock_lock_hold_duration_count", { ...memory, distlock_outcome: "released" })).toBe(13);
     expect(sampleValue(after, "distlock_lock_held", memory)).toBe(0);
     expect(sampleValue(after, "distlock_lock_waiters", memory)).toBe(0);
     expect(after).not.toContain("inventory");
