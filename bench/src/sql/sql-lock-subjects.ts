@@ -1,4 +1,5 @@
 import { SqlLockProvider, type SqlLockProviderOptions } from "@distlock/sql";
+import mysql from "mysql2/promise";
 import pg from "pg";
 import { type LockSubject, providerSubject } from "../harness/index.js";
 
@@ -34,6 +35,13 @@ export const DISTLOCK_SESSION = distlock(
   { mode: "session" },
 );
 
+export const DISTLOCK_MARIADB_SESSION = distlock(
+  "mariadb-session",
+  "distlock (session: GET_LOCK)",
+  'SqlLockProvider on MariaDB with mode: "session" (IF(GET_LOCK(name, 0) = 1, NEXTVAL(seq), NULL) in one statement on a dedicated session, waits queued in GET_LOCK)',
+  { mode: "session" },
+);
+
 export const DISTLOCK_SQLITE = distlock(
   "sqlite",
   "distlock (SQLite file)",
@@ -58,6 +66,27 @@ export const ADVISORY_FLOOR: LockSubject = {
         };
       },
       close: () => client.end(),
+    };
+  },
+};
+
+/** The MariaDB floor: `GET_LOCK` / `RELEASE_LOCK` on one dedicated connection, no table, no expiry, no fencing. */
+export const GET_LOCK_FLOOR: LockSubject = {
+  id: "get-lock",
+  name: "GET_LOCK floor",
+  role: "floor",
+  settings: "one mysql2 connection; GET_LOCK(key, 0) then RELEASE_LOCK(key) (uncontended, so no retry loop)",
+  async open(url) {
+    const connection = await mysql.createConnection({ uri: url });
+    return {
+      async acquire(key) {
+        const [rows] = await connection.query<mysql.RowDataPacket[]>("SELECT GET_LOCK(?, 0) AS ok", [key]);
+        if (Number(rows[0]?.ok) !== 1) throw new Error(`GET_LOCK ${key} is taken`);
+        return async () => {
+          await connection.query("SELECT RELEASE_LOCK(?)", [key]);
+        };
+      },
+      close: () => connection.end(),
     };
   },
 };

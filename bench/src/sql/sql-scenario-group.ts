@@ -1,11 +1,20 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startPostgres } from "@distlock/test-servers";
+import { startMariadb, startPostgres } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, measureContended, uncontendedScenario } from "../harness/index.js";
 import { PgWriteCounter } from "./pg-write-counter.js";
-import { ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_POLLING, DISTLOCK_PREPARED, DISTLOCK_SESSION, DISTLOCK_SQLITE } from "./sql-lock-subjects.js";
+import {
+  ADVISORY_FLOOR,
+  DISTLOCK_MARIADB_SESSION,
+  DISTLOCK_NOTIFY,
+  DISTLOCK_POLLING,
+  DISTLOCK_PREPARED,
+  DISTLOCK_SESSION,
+  DISTLOCK_SQLITE,
+  GET_LOCK_FLOOR,
+} from "./sql-lock-subjects.js";
 import { sqlParkedHandOffScenario } from "./sql-parked-hand-off-scenario.js";
 import { SQL_TARGETS } from "./sql-targets.js";
 
@@ -14,9 +23,9 @@ const SUBJECTS_MODULE = new URL("./sql-lock-subjects.js", import.meta.url).href;
 const KEY_PREFIX = "bench:contended:";
 const UNCONTENDED = { keyPrefix: "bench:uncontended:", iterations: 3_000, warmUp: 300, rounds: 6 };
 
-/** PostgreSQL (one server started for the run) and SQLite (a file in a temp dir). */
+/** PostgreSQL and MariaDB (one server each, started for the run) and SQLite (a file in a temp dir). */
 export const SQL_SCENARIOS: ScenarioGroup = {
-  name: "SQL (PostgreSQL on 127.0.0.1, SQLite file in a temp dir)",
+  name: "SQL (PostgreSQL and MariaDB on 127.0.0.1, SQLite file in a temp dir)",
   targets: SQL_TARGETS,
   async run(scale): Promise<BenchTable[]> {
     const tables: BenchTable[] = [];
@@ -47,6 +56,38 @@ export const SQL_SCENARIOS: ScenarioGroup = {
       tables.push(await sqlParkedHandOffScenario(target, [DISTLOCK_POLLING, DISTLOCK_NOTIFY], DISTLOCK_POLLING.name, scale));
     } finally {
       await server.close();
+    }
+    const mariadb = await startMariadb();
+    try {
+      const target = mariadb.userUrl;
+      tables.push(
+        await uncontendedScenario({
+          system: "MariaDB",
+          id: "mariadb",
+          target,
+          subjects: [GET_LOCK_FLOOR, DISTLOCK_MARIADB_SESSION],
+          baseline: GET_LOCK_FLOOR.name,
+          scale,
+          ...UNCONTENDED,
+        }),
+      );
+      tables.push(
+        ...(await contendedSweep({
+          scale,
+          system: "MariaDB",
+          id: "mariadb",
+          target,
+          subjectsModule: SUBJECTS_MODULE,
+          keyPrefix: KEY_PREFIX,
+          subjects: [DISTLOCK_MARIADB_SESSION],
+          workerCounts: [4, 16],
+          ratioOf: "hand-off p50 ms",
+          baseline: DISTLOCK_MARIADB_SESSION.name,
+          notes: ["- waiters queue in GET_LOCK on sessions of their own; MariaDB grants them in arrival order"],
+        })),
+      );
+    } finally {
+      await mariadb.close();
     }
     const dir = mkdtempSync(join(tmpdir(), "distlock-bench-sqlite-"));
     try {

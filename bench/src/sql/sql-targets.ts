@@ -1,7 +1,7 @@
 import type { BenchTarget } from "../harness/index.js";
-import { ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_POLLING, DISTLOCK_SESSION } from "./sql-lock-subjects.js";
+import { ADVISORY_FLOOR, DISTLOCK_MARIADB_SESSION, DISTLOCK_NOTIFY, DISTLOCK_POLLING, DISTLOCK_SESSION, GET_LOCK_FLOOR } from "./sql-lock-subjects.js";
 
-/** Issue 6's targets for the SQL backend on PostgreSQL. */
+/** Issue 6's targets for the SQL backend on PostgreSQL, and issue 22's for session mode (PostgreSQL and MariaDB). */
 export const SQL_TARGETS: readonly BenchTarget[] = [
   {
     claim: "uncontended ≥ 0.7× the advisory-lock floor",
@@ -13,6 +13,12 @@ export const SQL_TARGETS: readonly BenchTarget[] = [
     claim: "session mode: uncontended ≥ 0.9× the pg_try_advisory_lock floor",
     value: { table: "postgres-uncontended", subject: DISTLOCK_SESSION.name, metric: "ops/s" },
     versus: { subjects: [ADVISORY_FLOOR.name] },
+    min: 0.9,
+  },
+  {
+    claim: "MariaDB session mode: uncontended ≥ 0.9× the GET_LOCK floor",
+    value: { table: "mariadb-uncontended", subject: DISTLOCK_MARIADB_SESSION.name, metric: "ops/s" },
+    versus: { subjects: [GET_LOCK_FLOOR.name] },
     min: 0.9,
   },
   {
