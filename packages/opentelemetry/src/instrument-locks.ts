@@ -12,10 +12,24 @@ import type {
   RenewFailureEvent,
 } from "@distlock/core";
 import { LOCK_CHANNELS } from "@distlock/core";
-import { type Attributes, context, diag, type MeterProvider, metrics, type Span, SpanStatusCode, type TracerProvider, trace } from "@opentelemetry/api";
-import { errorType, type KeyAttributeOptions, withKeyAttribute } from "./key-attribute.js";
+import {
+  type Attributes,
+  context,
+  diag,
+  type MeterProvider,
+  metrics,
+  type ObservableCounter,
+  type ObservableUpDownCounter,
+  type Span,
+  SpanStatusCode,
+  type TracerProvider,
+  trace,
+} from "@opentelemetry/api";
+import { AttributeSets } from "./attribute-sets.js";
+import { errorType, type KeyAttributeOptions } from "./key-attribute.js";
 import { type AcquireOutcome, type HoldOutcome, INSTRUMENTATION_SCOPE, LOCK_ATTRIBUTES, LOCK_METRICS, LOCK_SPANS } from "./names.js";
 import { packageVersion } from "./package-version.js";
+import { Tally } from "./tally.js";
 
 /** Options of `instrumentLocks`. */
 export interface InstrumentLocksOptions extends KeyAttributeOptions {
@@ -66,44 +80,56 @@ export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstr
     description: "Time a lock was held, from its grant to its last release or its loss.",
     advice,
   });
-  const acquisitions = meter.createCounter(LOCK_METRICS.acquisitions, { unit: "{call}", description: "Acquire calls that ended, by outcome." });
-  const timeouts = meter.createCounter(LOCK_METRICS.timeouts, {
-    unit: "{call}",
-    description: "Acquire calls that ran out of their wait budget (tryAcquire: found the key held).",
-  });
-  const lost = meter.createCounter(LOCK_METRICS.lost, { unit: "{hold}", description: "Holds that could no longer be proven." });
-  const renewals = meter.createCounter(LOCK_METRICS.renewals, { unit: "{renewal}", description: "Successful lease renewals." });
-  const renewalFailures = meter.createCounter(LOCK_METRICS.renewalFailures, { unit: "{renewal}", description: "Failed lease renewals." });
-  const held = meter.createUpDownCounter(LOCK_METRICS.held, { unit: "{lock}", description: "Locks held in this process (a re-entered lock counts once)." });
-  const waiters = meter.createUpDownCounter(LOCK_METRICS.waiters, { unit: "{call}", description: "acquire calls waiting for a lock." });
+  const counters = {
+    acquisitions: observable(
+      meter.createObservableCounter(LOCK_METRICS.acquisitions, { unit: "{call}", description: "Acquire calls that ended, by outcome." }),
+    ),
+    timeouts: observable(
+      meter.createObservableCounter(LOCK_METRICS.timeouts, {
+        unit: "{call}",
+        description: "Acquire calls that ran out of their wait budget (tryAcquire: found the key held).",
+      }),
+    ),
+    lost: observable(meter.createObservableCounter(LOCK_METRICS.lost, { unit: "{hold}", description: "Holds that could no longer be proven." })),
+    renewals: observable(meter.createObservableCounter(LOCK_METRICS.renewals, { unit: "{renewal}", description: "Successful lease renewals." })),
+    renewalFailures: observable(meter.createObservableCounter(LOCK_METRICS.renewalFailures, { unit: "{renewal}", description: "Failed lease renewals." })),
+    held: observable(
+      meter.createObservableUpDownCounter(LOCK_METRICS.held, { unit: "{lock}", description: "Locks held in this process (a re-entered lock counts once)." }),
+    ),
+    waiters: observable(meter.createObservableUpDownCounter(LOCK_METRICS.waiters, { unit: "{call}", description: "acquire calls waiting for a lock." })),
+  };
 
-  const pending = new Map<string, PendingCall>();
+  const pending = new Map<number, PendingCall>();
   /** Holds per backend and key whose grant was seen, so a hold granted before instrumenting never takes the gauge below 0. */
   const holds = new Map<string, number>();
-  const callKey = (event: AcquireEventBase) => `${event.backend}\0${event.key}\0${event.callId}`;
   const holdKey = (event: { backend: string; key: string }) => `${event.backend}\0${event.key}`;
-  const attributes = (event: { backend: string; key: string }, extra: Attributes = {}) =>
-    withKeyAttribute({ [LOCK_ATTRIBUTES.backend]: event.backend, ...extra }, event.key, options);
+  const sets = new AttributeSets(options);
+  const operation = (event: AcquireEventBase) => [LOCK_ATTRIBUTES.operation, event.operation] as const;
 
   function onStart(event: AcquireStartEvent): void {
-    const callAttributes = attributes(event, { [LOCK_ATTRIBUTES.operation]: event.operation });
+    const callAttributes = sets.of(event, operation(event));
     const waiting = recordMetrics && event.operation === "acquire" ? callAttributes : undefined;
-    if (waiting !== undefined) waiters.add(1, waiting);
-    const spanAttributes = event.waitMs === undefined ? callAttributes : { ...callAttributes, [LOCK_ATTRIBUTES.waitBudgetMs]: event.waitMs };
-    const span = tracer?.startSpan(LOCK_SPANS.acquire, { attributes: spanAttributes }, context.active());
-    pending.set(callKey(event), { span, waiting });
+    if (waiting !== undefined) counters.waiters.tally.add(waiting, 1);
+    const span = tracer?.startSpan(LOCK_SPANS.acquire, { attributes: callAttributes }, context.active());
+    if (event.waitMs !== undefined) span?.setAttribute(LOCK_ATTRIBUTES.waitBudgetMs, event.waitMs);
+    pending.set(event.callId, { span, waiting });
   }
 
   /** Ends the call's span and waiter count, and counts the outcome; the extra attributes go on the span only. */
   function onOutcome(event: AcquireEventBase & { waitMs: number }, outcome: AcquireOutcome, error?: unknown): void {
-    const call = pending.get(callKey(event));
-    pending.delete(callKey(event));
-    if (call?.waiting !== undefined) waiters.add(-1, call.waiting);
-    const outcomeAttributes = attributes(event, { [LOCK_ATTRIBUTES.operation]: event.operation, [LOCK_ATTRIBUTES.outcome]: outcome });
+    const call = pending.get(event.callId);
+    pending.delete(event.callId);
+    if (call?.waiting !== undefined) counters.waiters.tally.add(call.waiting, -1);
     if (recordMetrics) {
-      acquisitions.add(1, outcome === "error" ? { ...outcomeAttributes, [LOCK_ATTRIBUTES.errorType]: errorType(error) } : outcomeAttributes);
+      const outcomeAttributes = sets.of(event, operation(event), [LOCK_ATTRIBUTES.outcome, outcome]);
+      counters.acquisitions.tally.add(
+        outcome === "error"
+          ? sets.of(event, operation(event), [LOCK_ATTRIBUTES.outcome, outcome], [LOCK_ATTRIBUTES.errorType, errorType(error)])
+          : outcomeAttributes,
+        1,
+      );
       if (outcome !== "error") waitDuration.record(event.waitMs / 1000, outcomeAttributes);
-      if (outcome === "timeout") timeouts.add(1, attributes(event, { [LOCK_ATTRIBUTES.operation]: event.operation }));
+      if (outcome === "timeout") counters.timeouts.tally.add(sets.of(event, operation(event)), 1);
     }
     const span = call?.span;
     if (span === undefined) return;
@@ -118,26 +144,27 @@ export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstr
   }
 
   function onGranted(event: AcquireGrantedEvent): void {
-    const span = pending.get(callKey(event))?.span;
+    const span = pending.get(event.callId)?.span;
     if (event.fencingToken !== null) span?.setAttribute(LOCK_ATTRIBUTES.fencingToken, event.fencingToken.toString());
     span?.setAttribute(LOCK_ATTRIBUTES.holdCount, event.holdCount);
     if (recordMetrics && event.holdCount === 1) {
       holds.set(holdKey(event), (holds.get(holdKey(event)) ?? 0) + 1);
-      held.add(1, attributes(event));
+      counters.held.tally.add(sets.of(event), 1);
     }
     onOutcome(event, "granted");
   }
 
   function onHoldEnd(event: ReleaseEvent | LostEvent, outcome: HoldOutcome): void {
     if (!recordMetrics) return;
-    const count = holds.get(holdKey(event)) ?? 0;
+    const key = holdKey(event);
+    const count = holds.get(key) ?? 0;
     if (count > 0) {
-      if (count === 1) holds.delete(holdKey(event));
-      else holds.set(holdKey(event), count - 1);
-      held.add(-1, attributes(event));
+      if (count === 1) holds.delete(key);
+      else holds.set(key, count - 1);
+      counters.held.tally.add(sets.of(event), -1);
     }
-    holdDuration.record(event.holdMs / 1000, attributes(event, { [LOCK_ATTRIBUTES.outcome]: outcome }));
-    if (outcome === "lost") lost.add(1, attributes(event));
+    holdDuration.record(event.holdMs / 1000, sets.of(event, [LOCK_ATTRIBUTES.outcome, outcome]));
+    if (outcome === "lost") counters.lost.tally.add(sets.of(event), 1);
   }
 
   const listeners: Record<string, (event: never) => void> = {
@@ -149,10 +176,10 @@ export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstr
     [LOCK_CHANNELS.release]: (event: ReleaseEvent) => onHoldEnd(event, "released"),
     [LOCK_CHANNELS.lost]: (event: LostEvent) => onHoldEnd(event, "lost"),
     [LOCK_CHANNELS.renew]: (event: RenewEvent) => {
-      if (recordMetrics) renewals.add(1, attributes(event));
+      if (recordMetrics) counters.renewals.tally.add(sets.of(event), 1);
     },
     [LOCK_CHANNELS.renewFailure]: (event: RenewFailureEvent) => {
-      if (recordMetrics) renewalFailures.add(1, attributes(event, { [LOCK_ATTRIBUTES.errorType]: errorType(event.error) }));
+      if (recordMetrics) counters.renewalFailures.tally.add(sets.of(event, [LOCK_ATTRIBUTES.errorType, errorType(event.error)]), 1);
     },
   };
   // A throwing subscriber would surface as an uncaught exception in the locking process: log instead.
@@ -175,10 +202,17 @@ export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstr
     for (const unsubscribeOne of subscribed) unsubscribeOne();
     // Calls still in flight will publish no outcome we hear: end their spans and take them off the waiter gauge.
     for (const call of pending.values()) {
-      if (call.waiting !== undefined) waiters.add(-1, call.waiting);
+      if (call.waiting !== undefined) counters.waiters.tally.add(call.waiting, -1);
       call.span?.end();
     }
     pending.clear();
   };
   return { close, [Symbol.dispose]: close };
+}
+
+/** An asynchronous instrument fed by a tally; after `close()` it keeps reporting the final counts, as a synchronous one would. */
+function observable(instrument: ObservableCounter | ObservableUpDownCounter): { tally: Tally } {
+  const tally = new Tally();
+  instrument.addCallback(tally.observe);
+  return { tally };
 }

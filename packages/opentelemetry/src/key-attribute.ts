@@ -9,9 +9,14 @@ export interface KeyAttributeOptions {
   keyLabel?: (key: string) => string | undefined;
 }
 
+/** The `distlock.key` value the options ask for, or undefined for none. */
+export function keyLabelOf(key: string, options: KeyAttributeOptions): string | undefined {
+  return options.keyLabel !== undefined ? options.keyLabel(key) : options.keyAttribute === true ? key : undefined;
+}
+
 /** `attributes` with `distlock.key` added when the options ask for it. */
 export function withKeyAttribute(attributes: Attributes, key: string, options: KeyAttributeOptions): Attributes {
-  const label = options.keyLabel !== undefined ? options.keyLabel(key) : options.keyAttribute === true ? key : undefined;
+  const label = keyLabelOf(key, options);
   return label === undefined ? attributes : { ...attributes, [LOCK_ATTRIBUTES.key]: label };
 }
 
