@@ -56,4 +56,3 @@ export const DEFAULT_ETCD_LOCK_OPTIONS: Readonly<
 
 /** `EtcdLockProviderOptions` after validation: every default applied, and the URL's hosts, prefix and credentials taken. */
 export type ResolvedEtcdLockOptions = typeof DEFAULT_ETCD_LOCK_OPTIONS & Readonly<Pick<EtcdLockProviderOptions, "client" | "auth" | "tls" | "holderLabel">>;
-
