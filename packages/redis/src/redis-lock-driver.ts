@@ -1,3 +1,4 @@
+import type { EventEmitter } from "node:events";
 import { BackendUnavailableError, type LockCapabilities, type LockState } from "@distlock/core";
 import {
   CallDeadlines,
@@ -20,9 +21,17 @@ import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
 import { ReleaseSubscriber } from "./waiting/release-subscriber.js";
 import { type QueueAccess, waitInQueue } from "./waiting/wait-in-queue.js";
 
+/** The calls the driver makes on its command connection: ioredis's, or the lean `RespConnection`. */
+export interface RedisCommands extends ScriptTarget {
+  wait(replicas: number, timeoutMs: number): Promise<unknown>;
+}
+
 /** What a `RedisLockDriver` runs on. */
 export interface RedisLockDriverConfig {
+  /** Pub/sub comes from its duplicates; it also carries the lock calls unless `commands` does. */
   readonly client: Redis | Cluster;
+  /** A lean connection the driver made for the lock calls (it then owns it, as it owns `client`). */
+  readonly commands?: (RedisCommands & EventEmitter & { disconnect(): void }) | undefined;
   /** True when the driver created `client` and must close it. */
   readonly ownsClient: boolean;
   readonly settings: ResolvedRedisLockOptions;
@@ -52,6 +61,7 @@ export class RedisLockDriver implements LockDriver {
   readonly layout: RedisKeyLayout;
   readonly #config: RedisLockDriverConfig;
   readonly #client: Redis | Cluster;
+  readonly #target: RedisCommands;
   readonly #subscriber: ReleaseSubscriber;
   #lastConnectionError: string | undefined;
   #warnedAboutWait = false;
@@ -65,8 +75,9 @@ export class RedisLockDriver implements LockDriver {
   constructor(config: RedisLockDriverConfig) {
     this.#config = Object.freeze({ ...config });
     this.#client = config.client;
+    this.#target = config.commands ?? (config.client as unknown as RedisCommands);
     this.layout = new RedisKeyLayout(config.settings.prefix);
-    if (config.ownsClient) this.#trackErrors(config.client);
+    if (config.ownsClient) this.#trackErrors(config.commands ?? config.client);
     this.#subscriber = new ReleaseSubscriber({
       connect: () => this.#trackErrors(config.client.isCluster ? (config.client as Cluster).duplicate() : (config.client as Redis).duplicate()),
       bound: (operation, call) => this.#bound(operation, call),
@@ -149,6 +160,7 @@ export class RedisLockDriver implements LockDriver {
   /** Disconnects at once (no QUIT round trip): the provider has already released its holds, and nothing may wait on a dead server. */
   async close(): Promise<void> {
     await this.#subscriber.close();
+    this.#config.commands?.disconnect();
     if (this.#config.ownsClient) this.#client.disconnect();
   }
 
@@ -197,7 +209,7 @@ export class RedisLockDriver implements LockDriver {
     const { waitForReplicas, waitForReplicasTimeoutMs } = this.#config.settings;
     let acknowledged: number;
     try {
-      acknowledged = Number(await this.#bound("wait", (this.#client as Redis).wait(waitForReplicas, waitForReplicasTimeoutMs), waitForReplicasTimeoutMs));
+      acknowledged = Number(await this.#bound("wait", this.#target.wait(waitForReplicas, waitForReplicasTimeoutMs), waitForReplicasTimeoutMs));
     } catch (error) {
       if (error instanceof Error && /unknown command|not allowed|NOPERM/i.test(error.message)) return this.#warnNoWait(error);
       await this.release(key, ownerSecret).catch(() => undefined);
@@ -217,10 +229,6 @@ export class RedisLockDriver implements LockDriver {
     process.emitWarning(`${this.#config.target} refuses WAIT (${error.message}); distlock acquires without replica acknowledgement.`, {
       code: "DISTLOCK_REDIS_NO_WAIT",
     });
-  }
-
-  get #target(): ScriptTarget {
-    return this.#client as unknown as ScriptTarget;
   }
 
   #run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
@@ -253,7 +261,7 @@ export class RedisLockDriver implements LockDriver {
     return new BackendUnavailableError("redis", `${operation} on ${this.#config.target} failed: ${message}${lastError}`, { cause: error });
   }
 
-  #trackErrors<C extends Redis | Cluster>(client: C): C {
+  #trackErrors<C extends EventEmitter>(client: C): C {
     client.on("error", (error: Error) => {
       this.#lastConnectionError = redactCredentials(error.message);
     });

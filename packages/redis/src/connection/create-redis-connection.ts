@@ -2,6 +2,7 @@ import { InvalidConfigError } from "@distlock/core";
 import type { LockUrl } from "@distlock/core/driver";
 import { Cluster, type ClusterNode, Redis, type RedisOptions } from "ioredis";
 import type { ResolvedRedisLockOptions } from "../options/redis-lock-provider-options.js";
+import { RespConnection } from "./resp-connection.js";
 
 const DEFAULT_PORT = 6379;
 const DEFAULT_SENTINEL_PORT = 26379;
@@ -17,16 +18,16 @@ export const CONNECTION_PARAMS: readonly string[] = Object.freeze(["tls"]);
  * No ioredis `commandTimeout`: the driver bounds every call itself, and a second timer per command would
  * cost time on every call and reject first, dropping the late grants the driver releases.
  */
-export function createRedisConnection(url: LockUrl, settings: Pick<ResolvedRedisLockOptions, "connectTimeoutMs">): Redis | Cluster {
-  const tls = url.variant === "tls" || parseTlsParam(url.params.get("tls"));
+export function createRedisConnection(url: LockUrl, settings: Pick<ResolvedRedisLockOptions, "connectTimeoutMs">, lazy = false): Redis | Cluster {
+  const tls = usesTls(url);
   const common: RedisOptions = {
     username: url.username,
     password: url.password,
     connectTimeout: settings.connectTimeoutMs,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: true,
+    lazyConnect: lazy,
   };
-  const reconnectDelay = (attempt: number) => Math.min(50 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
   if (url.variant === "cluster") {
     if (url.path !== "") throw new InvalidConfigError("url.path", "must be empty for redis+cluster: (a cluster has only database 0)");
     const nodes: ClusterNode[] = url.hosts.map(({ host, port }) => ({ host, port: port ?? DEFAULT_PORT }));
@@ -50,15 +51,40 @@ export function createRedisConnection(url: LockUrl, settings: Pick<ResolvedRedis
       ...(tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
     });
   }
-  const [{ host, port } = { host: "127.0.0.1", port: undefined }] = url.hosts;
-  return new Redis({
-    ...common,
+  const { host, port, db } = standaloneServer(url);
+  return new Redis({ ...common, host, port, db, retryStrategy: reconnectDelay, ...(tls ? { tls: { servername: host } } : {}) });
+}
+
+/**
+ * The hot path's lean connection to a `redis://` or `rediss://` URL (one server, no Sentinel or Cluster), with the
+ * same reconnect backoff and connect timeout as `createRedisConnection`; undefined for the other variants.
+ */
+export function createRespConnection(url: LockUrl, settings: Pick<ResolvedRedisLockOptions, "connectTimeoutMs">): RespConnection | undefined {
+  if (url.variant === "cluster" || url.variant === "sentinel") return undefined;
+  const { host, port, db } = standaloneServer(url);
+  return new RespConnection({
     host,
-    port: port ?? DEFAULT_PORT,
-    db: parseDatabase(url.path),
-    retryStrategy: reconnectDelay,
-    ...(tls ? { tls: { servername: host } } : {}),
+    port,
+    db,
+    ...(url.username === undefined ? {} : { username: url.username }),
+    ...(url.password === undefined ? {} : { password: url.password }),
+    ...(usesTls(url) ? { tls: { servername: host } } : {}),
+    connectTimeoutMs: settings.connectTimeoutMs,
+    reconnectDelayMs: reconnectDelay,
   });
+}
+
+function reconnectDelay(attempt: number): number {
+  return Math.min(50 * 2 ** attempt, MAX_RECONNECT_DELAY_MS);
+}
+
+function usesTls(url: LockUrl): boolean {
+  return url.variant === "tls" || parseTlsParam(url.params.get("tls"));
+}
+
+function standaloneServer(url: LockUrl): { host: string; port: number; db: number } {
+  const [{ host, port } = { host: "127.0.0.1", port: undefined }] = url.hosts;
+  return { host, port: port ?? DEFAULT_PORT, db: parseDatabase(url.path) };
 }
 
 function parseDatabase(path: string): number {

@@ -1,0 +1,203 @@
+import { EventEmitter } from "node:events";
+import { connect as connectTcp, type Socket } from "node:net";
+import { connect as connectTls } from "node:tls";
+import { encodeCommand, RedisReplyError, RespDecoder, type RespReply } from "./resp-codec.js";
+
+/** Where and how a `RespConnection` connects. */
+export interface RespConnectionOptions {
+  readonly host: string;
+  readonly port: number;
+  /** TLS with this server name, or plain TCP when absent. */
+  readonly tls?: { readonly servername: string };
+  readonly username?: string;
+  readonly password?: string;
+  readonly db: number;
+  readonly connectTimeoutMs: number;
+  /** Pause before reconnect attempt `attempt` (0-based) after the connection dropped or could not be made. */
+  readonly reconnectDelayMs: (attempt: number) => number;
+}
+
+interface PendingReply {
+  resolve(reply: unknown): void;
+  reject(error: Error): void;
+}
+
+type Status = "connecting" | "handshaking" | "connected" | "waiting" | "closed";
+
+/**
+ * A lean pipelined RESP2 connection to one Redis server for the hot path of a provider that made its own connection:
+ * one string written per command, replies decoded once, one promise per call and no other per-call object. It
+ * reconnects forever with the caller's backoff. Commands sent while it is down (or not yet authenticated) wait for the
+ * next attempt; a failed attempt fails them with its error. A dropped connection fails the calls it had sent (they may or may not have run),
+ * and none is ever sent twice. Emits "error" (connection errors, for messages) and "ready".
+ * Calls have no timeout of their own: the driver bounds each one.
+ */
+export class RespConnection extends EventEmitter {
+  readonly #options: RespConnectionOptions;
+  readonly #decoder = new RespDecoder((reply) => this.#onReply(reply));
+  /** Calls whose commands were written, in order; `#head` is the next to be answered. */
+  #sent: PendingReply[] = [];
+  #head = 0;
+  /** Commands waiting for the connection, and their calls. */
+  #unsent: string[] = [];
+  #unsentCalls: PendingReply[] = [];
+  #socket: Socket | undefined;
+  #status: Status = "connecting";
+  #attempt = 0;
+  #lastError: Error | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: RespConnectionOptions) {
+    super();
+    this.#options = options;
+    this.#connect();
+  }
+
+  /** "ready" once connected (and authenticated), else "connecting", "reconnecting" or "end", as ioredis names them. */
+  get status(): string {
+    return this.#status === "connected" ? "ready" : this.#status === "waiting" ? "reconnecting" : this.#status === "closed" ? "end" : "connecting";
+  }
+
+  evalsha(sha: string, numberOfKeys: number, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return this.#call(encodeCommand("EVALSHA", [sha, numberOfKeys], keys, args));
+  }
+
+  eval(lua: string, numberOfKeys: number, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return this.#call(encodeCommand("EVAL", [lua, numberOfKeys], keys, args));
+  }
+
+  wait(replicas: number, timeoutMs: number): Promise<unknown> {
+    return this.#call(encodeCommand("WAIT", [replicas, timeoutMs]));
+  }
+
+  /** Closes at once: calls not yet answered fail, and it never reconnects. */
+  disconnect(): void {
+    if (this.#status === "closed") return;
+    this.#status = "closed";
+    clearTimeout(this.#timer);
+    this.#socket?.destroy();
+    this.#failAll(new Error("Connection is closed."));
+  }
+
+  #call(command: string): Promise<unknown> {
+    if (this.#status === "closed") return Promise.reject(new Error("Connection is closed."));
+    return new Promise((resolve, reject) => {
+      const call = { resolve, reject };
+      if (this.#status === "connected") {
+        this.#sent.push(call);
+        (this.#socket as Socket).write(command);
+      } else {
+        this.#unsent.push(command);
+        this.#unsentCalls.push(call);
+      }
+    });
+  }
+
+  #connect(): void {
+    const { host, port, tls, connectTimeoutMs } = this.#options;
+    this.#status = "connecting";
+    const socket = tls === undefined ? connectTcp({ host, port }) : connectTls({ host, port, servername: tls.servername });
+    this.#socket = socket;
+    socket.setNoDelay(true);
+    // Until the handshake is answered: a server that accepts and then says nothing is dropped and tried again.
+    socket.setTimeout(connectTimeoutMs, () => socket.destroy(Object.assign(new Error("connect ETIMEDOUT"), { code: "ETIMEDOUT" })));
+    socket.once(tls === undefined ? "connect" : "secureConnect", () => this.#onConnect(socket));
+    socket.on("data", (chunk: Buffer) => {
+      try {
+        this.#decoder.push(chunk);
+      } catch (error) {
+        socket.destroy(error as Error);
+      }
+    });
+    socket.on("error", (error: Error) => {
+      this.#lastError = error;
+      if (this.listenerCount("error") > 0) this.emit("error", error);
+    });
+    socket.once("close", () => this.#onClose(socket));
+  }
+
+  /** Authenticates and selects the database first; what waits is written only once the server accepted both. */
+  #onConnect(socket: Socket): void {
+    const handshake = this.#handshake();
+    if (handshake.length === 0) {
+      this.#ready(socket);
+      return;
+    }
+    this.#status = "handshaking";
+    let unanswered = handshake.length;
+    // A refused AUTH or SELECT drops the connection and fails what waited for it.
+    const step: PendingReply = {
+      resolve: () => {
+        if (--unanswered === 0) this.#ready(socket);
+      },
+      reject: (error) => socket.destroy(error),
+    };
+    for (const _ of handshake) this.#sent.push(step);
+    socket.write(handshake.join(""));
+  }
+
+  #handshake(): string[] {
+    const { username, password, db } = this.#options;
+    const commands: string[] = [];
+    if (password !== undefined) commands.push(encodeCommand("AUTH", username === undefined ? [password] : [username, password]));
+    if (db !== 0) commands.push(encodeCommand("SELECT", [db]));
+    return commands;
+  }
+
+  #ready(socket: Socket): void {
+    socket.setTimeout(0);
+    this.#status = "connected";
+    this.#attempt = 0;
+    this.#lastError = undefined;
+    for (const call of this.#unsentCalls) this.#sent.push(call);
+    if (this.#unsent.length > 0) socket.write(this.#unsent.join(""));
+    this.#unsent = [];
+    this.#unsentCalls = [];
+    this.emit("ready");
+  }
+
+  #onReply(reply: RespReply): void {
+    const call = this.#sent[this.#head];
+    if (call === undefined) return;
+    this.#sent[this.#head] = undefined as unknown as PendingReply;
+    // Drop the answered front now and then, so a connection that is never idle does not grow its list.
+    if (++this.#head === this.#sent.length || this.#head >= 1024) {
+      this.#sent = this.#sent.slice(this.#head);
+      this.#head = 0;
+    }
+    if (reply instanceof RedisReplyError) call.reject(reply);
+    else call.resolve(reply);
+  }
+
+  #onClose(socket: Socket): void {
+    if (socket !== this.#socket) return;
+    this.#decoder.reset();
+    const error = this.#lastError ?? new Error("Connection is closed.");
+    this.#failSent(error);
+    if (this.#status === "closed") return;
+    // An attempt that never got ready fails what waited for it; what comes next waits for the next attempt.
+    if (this.#status === "connecting" || this.#status === "handshaking") this.#failUnsent(error);
+    this.#status = "waiting";
+    this.#timer = setTimeout(() => this.#connect(), this.#options.reconnectDelayMs(this.#attempt++));
+  }
+
+  #failAll(error: Error): void {
+    this.#failSent(error);
+    this.#failUnsent(error);
+  }
+
+  /** Fails the calls written and not answered: they may or may not have run, and none is sent again. */
+  #failSent(error: Error): void {
+    const calls = this.#sent.slice(this.#head);
+    this.#sent = [];
+    this.#head = 0;
+    for (const call of calls) call.reject(error);
+  }
+
+  #failUnsent(error: Error): void {
+    const calls = this.#unsentCalls;
+    this.#unsent = [];
+    this.#unsentCalls = [];
+    for (const call of calls) call.reject(error);
+  }
+}
