@@ -12,6 +12,7 @@ import {
   redactCredentials,
 } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
+import type { RespConnection } from "./connection/resp-connection.js";
 import { keySlot } from "./keys/key-slot.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
 import type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-options.js";
@@ -22,7 +23,7 @@ import { ReleaseSubscriber } from "./waiting/release-subscriber.js";
 import { type QueueAccess, waitInQueue } from "./waiting/wait-in-queue.js";
 
 /** The calls the driver makes on its command connection: ioredis's, or the lean `RespConnection`. */
-export interface RedisCommands extends ScriptTarget {
+interface RedisCommands extends ScriptTarget {
   wait(replicas: number, timeoutMs: number): Promise<unknown>;
 }
 
@@ -31,7 +32,7 @@ export interface RedisLockDriverConfig {
   /** Pub/sub comes from its duplicates; it also carries the lock calls unless `commands` does. */
   readonly client: Redis | Cluster;
   /** A lean connection the driver made for the lock calls (it then owns it, as it owns `client`). */
-  readonly commands?: (RedisCommands & EventEmitter & { disconnect(): void }) | undefined;
+  readonly commands?: RespConnection | undefined;
   /** True when the driver created `client` and must close it. */
   readonly ownsClient: boolean;
   readonly settings: ResolvedRedisLockOptions;

@@ -1,5 +1,5 @@
 import type { LockUrl } from "@distlock/core/driver";
-import { createRedisConnection } from "@distlock/redis/internal";
+import { createRedisConnection, createRespConnection, type RespConnection } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import { nodeName } from "./node-name.js";
@@ -11,14 +11,17 @@ export function createRedlockNodes(options: ResolvedRedlockLockOptions): Redlock
   const url = options.url;
   return url.hosts.map((host) => {
     const single: LockUrl = { ...url, scheme: "redis", backend: "redis", variant: undefined, hosts: [host], params: new URLSearchParams() };
-    return node(createRedisConnection(single, options) as Redis, true, nodeName(host), options);
+    // The lock calls take the lean connection; ioredis then connects only for pub/sub (its duplicates).
+    const commands = createRespConnection(single, options);
+    return node(createRedisConnection(single, options, true) as Redis, true, nodeName(host), options, commands);
   });
 }
 
-function node(client: Redis, ownsClient: boolean, name: string, settings: ResolvedRedlockLockOptions): RedlockNode {
+function node(client: Redis, ownsClient: boolean, name: string, settings: ResolvedRedlockLockOptions, commands?: RespConnection): RedlockNode {
   return new RedlockNode({
     client,
     ownsClient,
+    commands,
     name,
     subscribeTimeoutMs: settings.nodeTimeoutMs,
     connectTimeoutMs: settings.connectTimeoutMs,

@@ -1,13 +1,16 @@
 import { BackendUnavailableError } from "@distlock/core";
 import { CallDeadlines, monotonicNow, redactCredentials } from "@distlock/core/driver";
-import { type ChannelListener, type RedisScript, ReleaseSubscriber, type ScriptTarget } from "@distlock/redis/internal";
+import { type ChannelListener, type RedisScript, ReleaseSubscriber, type RespConnection, type ScriptTarget } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 
 /** One independent Redis master of a Redlock quorum. */
 export interface RedlockNodeConfig {
+  /** Pub/sub comes from its duplicates; it also carries the lock calls unless `commands` does. */
   readonly client: Redis;
   /** True when the node was created from a URL and must close its client. */
   readonly ownsClient: boolean;
+  /** A lean connection the node made for the lock calls (it then owns it, as it owns `client`). */
+  readonly commands?: RespConnection | undefined;
   /** `host:port`, without credentials, for messages and per-node outcomes. */
   readonly name: string;
   /** Bound on SUBSCRIBE. */
@@ -22,6 +25,8 @@ export class RedlockNode {
   readonly name: string;
   readonly #config: RedlockNodeConfig;
   readonly #subscriber: ReleaseSubscriber;
+  /** Where the lock calls go: the lean connection, or the client. */
+  readonly #commands: ScriptTarget & { readonly status: string };
   readonly #createdAt = monotonicNow();
   readonly #deadlines = new CallDeadlines();
   #lastConnectionError: string | undefined;
@@ -31,7 +36,8 @@ export class RedlockNode {
   constructor(config: RedlockNodeConfig) {
     this.#config = Object.freeze({ ...config });
     this.name = config.name;
-    if (config.ownsClient) this.#trackErrors(config.client);
+    this.#commands = config.commands ?? (config.client as unknown as ScriptTarget & { readonly status: string });
+    if (config.ownsClient) this.#trackErrors(config.commands ?? config.client);
     this.#subscriber = new ReleaseSubscriber({
       connect: () => {
         this.#subscriberConnection = this.#trackErrors(config.client.duplicate());
@@ -45,7 +51,7 @@ export class RedlockNode {
 
   /** Runs `script`, failing with BACKEND_UNAVAILABLE (naming this node) when it errs; the caller bounds how long it may take. */
   run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    return script.run(this.#config.client as unknown as ScriptTarget, keys, args, (error) => this.#failure(operation, error));
+    return script.run(this.#commands, keys, args, (error) => this.#failure(operation, error));
   }
 
   /**
@@ -54,7 +60,7 @@ export class RedlockNode {
    * busy machine do not fail on connection setup.
    */
   answerBoundMs(timeoutMs: number, firstConnectMs: number): number {
-    this.#connected ||= this.#config.client.status === "ready";
+    this.#connected ||= this.#commands.status === "ready";
     if (this.#connected) return timeoutMs;
     return Math.max(timeoutMs, Math.min(firstConnectMs, this.#createdAt + this.#config.connectTimeoutMs - monotonicNow()));
   }
@@ -77,6 +83,7 @@ export class RedlockNode {
   /** Drops the pub/sub connection and, when the node owns it, the command connection, without a QUIT round trip. */
   async close(): Promise<void> {
     await this.#subscriber.close();
+    this.#config.commands?.disconnect();
     if (this.#config.ownsClient) this.#config.client.disconnect();
   }
 
@@ -95,7 +102,7 @@ export class RedlockNode {
     return new BackendUnavailableError("redlock", `${operation} on ${this.name} failed: ${message}${last}`, { cause: error });
   }
 
-  #trackErrors(client: Redis): Redis {
+  #trackErrors<C extends Redis | RespConnection>(client: C): C {
     client.on("error", (error: Error) => {
       this.#lastConnectionError = redactCredentials(error.message);
     });
