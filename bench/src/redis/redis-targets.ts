@@ -1,6 +1,6 @@
 import { type BenchTarget, sweepTargets } from "../harness/index.js";
 import { DISTLOCK, NODE_REDLOCK, RAW_FLOOR, REDIS_SEMAPHORE } from "./lock-subjects.js";
-import { DISTLOCK_REPLAY } from "./replay-subject.js";
+import { DISTLOCK_LEAN_REPLAY, DISTLOCK_REPLAY } from "./replay-subject.js";
 
 /** The contended sweep's worker counts, which the targets check one by one. */
 export const REDIS_WORKER_COUNTS = [4, 16, 64] as const;
@@ -19,6 +19,12 @@ export const REDIS_TARGETS: readonly BenchTarget[] = [
     claim: "uncontended client CPU: distlock − replay of its commands ≤ 10 µs/op",
     value: uncontended("client CPU µs/op"),
     versus: { subjects: [DISTLOCK_REPLAY.name], by: "difference" },
+    max: 10,
+  },
+  {
+    claim: "uncontended client CPU: distlock − the same commands on its own RESP connection (core and driver) ≤ 10 µs/op",
+    value: uncontended("client CPU µs/op"),
+    versus: { subjects: [DISTLOCK_LEAN_REPLAY.name], by: "difference" },
     max: 10,
   },
   ...sweepTargets({ id: "redis", subject: DISTLOCK.name, peers: PEERS, workerCounts: REDIS_WORKER_COUNTS, waitP99: true }),
