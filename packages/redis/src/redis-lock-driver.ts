@@ -9,6 +9,7 @@ import {
   type DriverRenewal,
   type DriverWait,
   type LockDriver,
+  monotonicNow,
   redactCredentials,
 } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
@@ -19,6 +20,7 @@ import type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-opt
 import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
+import { LocalLines, type LocalWaiter } from "./waiting/local-lines.js";
 import { ReleaseSubscriber } from "./waiting/release-subscriber.js";
 import { type QueueAccess, waitInQueue } from "./waiting/wait-in-queue.js";
 
@@ -42,6 +44,16 @@ export interface RedisLockDriverConfig {
 
 /** What the acquire script answers: a fresh grant's token, a refusal's remaining lease, or {1|2, token, holdCount, ttl left}. */
 type AcquireReply = string | number | [number, string, number, number];
+
+/** A release that offered the lock to a waiter of this process: the key, that waiter, and when it was sent. */
+interface LocalOffer {
+  readonly key: string;
+  readonly waiter: LocalWaiter;
+  readonly sentAt: number;
+}
+
+/** What the release script answers: the hold count left, -1 when not held, or {token, ttl ms, jumped 1|0} for a local pass. */
+type ReleaseReply = number | [string, number, number];
 
 /** One script call on the hot path: what it sent (for a resend after NOSCRIPT) and the request it serves. */
 interface ScriptCall<R> {
@@ -70,7 +82,9 @@ export class RedisLockDriver implements LockDriver {
   readonly #deadlines = new CallDeadlines();
   /** The hot path's outcomes, made once: an acquire or release allocates no closures of its own. */
   readonly #acquireOutcomes: CallOutcomes<unknown, DriverAcquireResult, ScriptCall<DriverAcquireRequest>>;
-  readonly #releaseOutcomes: CallOutcomes<unknown, { held: boolean; holdCount: number }, ScriptCall<undefined>>;
+  readonly #releaseOutcomes: CallOutcomes<unknown, { held: boolean; holdCount: number }, ScriptCall<LocalOffer | undefined>>;
+  /** Undefined when releases pass nothing locally (`localPasses` 0, or `waitForReplicas`: a grant must be claimed). */
+  readonly #localLines: LocalLines | undefined;
   readonly #anyOutcomes: CallOutcomes<unknown, unknown, string>;
 
   constructor(config: RedisLockDriverConfig) {
@@ -78,6 +92,8 @@ export class RedisLockDriver implements LockDriver {
     this.#client = config.client;
     this.#target = config.commands ?? (config.client as unknown as RedisCommands);
     this.layout = new RedisKeyLayout(config.settings.prefix);
+    const { localPasses, waitForReplicas } = config.settings;
+    this.#localLines = localPasses > 0 && waitForReplicas === 0 ? new LocalLines(localPasses) : undefined;
     if (config.ownsClient) this.#trackErrors(config.commands ?? config.client);
     this.#subscriber = new ReleaseSubscriber({
       connect: () => this.#trackErrors(config.client.isCluster ? (config.client as Cluster).duplicate() : (config.client as Redis).duplicate()),
@@ -93,6 +109,7 @@ export class RedisLockDriver implements LockDriver {
         }),
       waiterLeaseMs: config.settings.waiterLeaseMs,
       claimHandOffs: config.settings.waitForReplicas > 0,
+      ...(this.#localLines === undefined ? {} : { joinLocalLine: this.#localLines.join.bind(this.#localLines) }),
     };
     this.#anyOutcomes = {
       value: (reply) => reply,
@@ -106,9 +123,10 @@ export class RedisLockDriver implements LockDriver {
     };
     this.#releaseOutcomes = {
       ...this.#scriptOutcomes("release", QUEUED_RELEASE_SCRIPT),
-      value: (reply) => {
-        const left = reply as number;
-        return left === 0 ? FREED : left < 0 ? NOT_HELD : { held: true, holdCount: left };
+      value: (reply, { request: offer }) => {
+        const left = reply as ReleaseReply;
+        if (offer !== undefined) this.#settleOffer(offer, left);
+        return left === 0 || typeof left !== "number" ? FREED : left < 0 ? NOT_HELD : { held: true, holdCount: left };
       },
     };
   }
@@ -141,8 +159,18 @@ export class RedisLockDriver implements LockDriver {
     return renewed;
   }
 
+  /** Drops one level; at zero the lock goes to the next waiter of this process (within `localPasses`) or to the line. */
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-    const call = { keys: [this.layout.tag(key)], args: [ownerSecret], request: undefined };
+    const keys = [this.layout.tag(key)];
+    const waiter = this.#localLines?.next(key, ownerSecret);
+    const call: ScriptCall<LocalOffer | undefined> =
+      waiter === undefined
+        ? { keys, args: [ownerSecret], request: undefined }
+        : {
+            keys,
+            args: [ownerSecret, waiter.waiterId, this.#localLines?.mayJump(key) === true ? "1" : "0"],
+            request: { key, waiter, sentAt: monotonicNow() },
+          };
     const reply = QUEUED_RELEASE_SCRIPT.send(this.#target, call.keys, call.args);
     return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#releaseOutcomes, call);
   }
@@ -200,6 +228,17 @@ export class RedisLockDriver implements LockDriver {
       : { acquired: true, fencingToken: BigInt(reply[1]), holdCount: Number(reply[2]), ttlMs: Number(reply[3]) };
     if (result.holdCount > 1 || this.#config.settings.waitForReplicas === 0) return result;
     return this.#awaitReplicas(request.key, request.ownerSecret).then(() => result);
+  }
+
+  /** A release that offered the lock to `offer.waiter`: hands it the grant if the script passed it, and counts the pass. */
+  #settleOffer(offer: LocalOffer, reply: ReleaseReply): void {
+    if (typeof reply === "number") {
+      if (reply === 0) this.#localLines?.passed(offer.key, false);
+      return;
+    }
+    const [token, ttlMs, jumped] = reply;
+    this.#localLines?.passed(offer.key, jumped === 1);
+    offer.waiter.take({ fencingToken: BigInt(token), ttlMs: Number(ttlMs), grantedAt: offer.sentAt });
   }
 
   #releaseLateGrant(key: string, ownerSecret: string, reply: unknown): void {

@@ -27,6 +27,13 @@ export interface RedisLockProviderOptions extends DriverLockProviderOptions {
   waitForReplicas?: number;
   /** How long `WAIT` may block. @default 1000 */
   waitForReplicasTimeoutMs?: number;
+  /**
+   * How many times in a row a release may pass the lock straight to a waiter of this provider ahead of waiters of other
+   * providers (other processes) that queued earlier; then it goes to the head of the line. 0 keeps strict FIFO across
+   * processes. A pass is one server call that moves the hold to the waiter (new owner, new fencing token) and sends no
+   * message, so the next holder is woken in-process. Off with `waitForReplicas`. @default 16
+   */
+  localPasses?: number;
 }
 
 /** The default of every option of `RedisLockProviderOptions` that has one. */
@@ -39,6 +46,7 @@ export const DEFAULT_REDIS_LOCK_OPTIONS: Readonly<Required<Omit<RedisLockProvide
   renewBatchSize: 1_000,
   waitForReplicas: 0,
   waitForReplicasTimeoutMs: 1_000,
+  localPasses: 16,
 });
 
 /** `RedisLockProviderOptions` after validation: every default applied, and either the URL parsed or the caller's client. */

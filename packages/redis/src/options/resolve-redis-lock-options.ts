@@ -20,6 +20,7 @@ const REDIS_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_REDIS_LOCK_OPTIONS> 
     renewBatchSize: integerSetting(1, 100_000),
     waitForReplicas: integerSetting(0, 1_000),
     waitForReplicasTimeoutMs: durationSetting(1),
+    localPasses: integerSetting(0, 1_000_000),
   },
   defaults: DEFAULT_REDIS_LOCK_OPTIONS,
 };

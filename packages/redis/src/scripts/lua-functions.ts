@@ -83,3 +83,27 @@ local function hand_off(lock, fence, queue, waiters, channel, clock)
   return false
 end
 `;
+
+/**
+ * A local pass: gives a free lock to waiter `id` of the releasing process, if its entry is live, without a message
+ * (that process delivers the grant itself). Allowed when `id` is first in line, or when `may_jump` (the process's bound
+ * of passes over earlier waiters is not spent). Marks the hold as `hand_off` does. Needs `next_token` defined before it.
+ * Returns the token, the ttl and 1 if it jumped the line (else 0), or false when it passed nothing.
+ */
+export const PASS_LOCALLY = `
+local function pass_locally(lock, fence, queue, waiters, id, may_jump, clock)
+  local entry = redis.call("HGET", waiters, id)
+  if not entry then return false end
+  local expires, ttl, secret_bytes, rest = string.match(entry, "^(%d+) (%d+) (%d+) (.*)$")
+  if not expires or tonumber(expires) <= math.floor(clock / 1000) then return false end
+  local jumped = redis.call("LINDEX", queue, 0) == id and 0 or 1
+  if jumped == 1 and not may_jump then return false end
+  redis.call("LREM", queue, 1, id)
+  redis.call("HDEL", waiters, id)
+  local secret, holder = string.sub(rest, 1, tonumber(secret_bytes)), string.sub(rest, tonumber(secret_bytes) + 1)
+  local token = next_token(fence, clock)
+  redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id, "queued", 1)
+  redis.call("PEXPIRE", lock, ttl)
+  return token, tonumber(ttl), jumped
+end
+`;

@@ -1,4 +1,4 @@
-import { HAND_OFF, KEEP_QUEUE, NEXT_TOKEN, NOW_US, REENTER } from "./lua-functions.js";
+import { HAND_OFF, KEEP_QUEUE, NEXT_TOKEN, NOW_US, PASS_LOCALLY, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
@@ -71,8 +71,10 @@ return redis.call("PTTL", lock)
 );
 
 /**
- * Drops one level of a hold; at zero deletes it and hands the lock to the first live waiter, if any.
- * ARGV: owner secret. Returns the hold count left (0 when freed), or -1 when this owner does not hold the lock.
+ * Drops one level of a hold; at zero deletes it and hands the lock to the first live waiter, if any, or first passes
+ * it locally (`PASS_LOCALLY`) to a waiter of the releasing process. ARGV: owner secret, and optionally that waiter's id
+ * and "1" if the pass may jump earlier waiters ("0" if only in its turn). Returns the hold count left (0 when freed or
+ * handed on), -1 when this owner does not hold the lock, or {token, ttl ms, jumped 1|0} when it passed the lock locally.
  */
 export const QUEUED_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-release",
@@ -82,8 +84,13 @@ if hold[1] ~= ARGV[1] then return -1 end
 if tonumber(hold[2]) > 1 then return redis.call("HINCRBY", lock, "count", -1) end
 redis.call("DEL", lock)
 if not hold[3] or redis.call("EXISTS", queue) == 0 then return 0 end
-${NOW_US}${NEXT_TOKEN}${HAND_OFF}
-hand_off(lock, fence, queue, waiters, channel, now_us())
+${NOW_US}${NEXT_TOKEN}${HAND_OFF}${PASS_LOCALLY}
+local clock = now_us()
+if ARGV[2] then
+  local token, ttl, jumped = pass_locally(lock, fence, queue, waiters, ARGV[2], ARGV[3] == "1", clock)
+  if token then return {token, ttl, jumped} end
+end
+hand_off(lock, fence, queue, waiters, channel, clock)
 return 0
 `,
   1,

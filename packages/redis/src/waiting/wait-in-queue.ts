@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, Latch, monotonicNow, stampGrant } from "@distlock/core/driver";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
+import type { LocalWaiter } from "./local-lines.js";
 import type { ChannelListener } from "./release-subscriber.js";
 
 /** What a queued wait needs from the driver. */
@@ -15,6 +16,8 @@ export interface QueueAccess {
   readonly waiterLeaseMs: number;
   /** Take hand-offs only through an attempt (e.g. so that it can wait for replicas), not from the message alone. */
   readonly claimHandOffs: boolean;
+  /** Puts a waiter that is in the server's line into this process's line, where a release here may pass it the lock; undefined when releases here pass nothing. */
+  readonly joinLocalLine?: (key: string, waiter: LocalWaiter) => () => void;
 }
 
 /**
@@ -29,6 +32,19 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
   // Spent by the pause it ends: a message that comes during an attempt ends the next pause at once, so a hand-off
   // this waiter must claim through an attempt is not left waiting for the refresh.
   const wake = new Latch("spent-by-wait");
+  /** Set when a release in this process passed the lock here: when it was sent. */
+  let passedAt: number | undefined;
+  let leaveLocalLine: (() => void) | undefined;
+  const localWaiter: LocalWaiter = {
+    waiterId,
+    ownerSecret: request.ownerSecret,
+    take(pass) {
+      if (handOff !== undefined) return;
+      handOff = { waiterId, fencingToken: pass.fencingToken, ttlMs: pass.ttlMs };
+      passedAt = pass.grantedAt;
+      wake.open();
+    },
+  };
   const stopListening = await queue.listen(request.key, (message) => {
     const parsed = message === null ? undefined : parseHandOffMessage(message);
     if (message !== null && parsed?.waiterId !== waiterId) return;
@@ -42,15 +58,20 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       const sentAt = monotonicNow();
       const result = await queue.attempt(request, waiterId);
       if (result.acquired) return stampGrant(result, sentAt);
+      // Refused, so now in the server's line: a release here may pass the lock on directly.
+      leaveLocalLine ??= queue.joinLocalLine?.(request.key, localWaiter);
       // This attempt ran before any hand-off to this waiter, so a hand-off's lease started after `sentAt`.
       if (handOff === undefined) await wake.wait(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal);
-      if (handOff !== undefined) return { acquired: true, fencingToken: handOff.fencingToken, holdCount: 1, ttlMs: handOff.ttlMs, grantedAt: sentAt };
+      if (handOff !== undefined) {
+        return { acquired: true, fencingToken: handOff.fencingToken, holdCount: 1, ttlMs: handOff.ttlMs, grantedAt: Math.max(sentAt, passedAt ?? sentAt) };
+      }
     }
   } catch (error) {
     // Awaited, so that a release arriving after the rejection cannot hand the lock to this waiter.
     await queue.leave(request, waiterId).catch(() => undefined);
     throw error;
   } finally {
+    leaveLocalLine?.();
     stopListening();
   }
 }

@@ -1,0 +1,62 @@
+/** A grant that a release in this process passed straight to one of its waiters. */
+export interface LocalPass {
+  readonly fencingToken: bigint;
+  readonly ttlMs: number;
+  /** When the release that passed it was sent: the lease started after this. */
+  readonly grantedAt: number;
+}
+
+/** A waiter of this process that is in a key's line on the server. */
+export interface LocalWaiter {
+  readonly waiterId: string;
+  readonly ownerSecret: string;
+  /** Takes a grant passed to it; it may have stopped waiting (its leaving then gives the lock back on the server). */
+  take(pass: LocalPass): void;
+}
+
+/**
+ * This process's waiters of each key that are in the server's line, in the order they joined it, and how many passes in
+ * a row went over the heads of waiters of other processes (a process cohort, after Dice, Marathe and Shavit, "Lock
+ * Cohorting"): a release may pass the lock to the next waiter here with no message, at most `maxJumps` times in a row
+ * ahead of earlier waiters elsewhere; then it goes to the head of the line.
+ */
+export class LocalLines {
+  readonly #maxJumps: number;
+  readonly #lines = new Map<string, LocalWaiter[]>();
+  readonly #jumps = new Map<string, number>();
+
+  constructor(maxJumps: number) {
+    this.#maxJumps = maxJumps;
+  }
+
+  /** Adds `waiter` to the key's line here; returns how it leaves it. */
+  join(key: string, waiter: LocalWaiter): () => void {
+    const line = this.#lines.get(key) ?? [];
+    if (line.length === 0) this.#lines.set(key, line);
+    line.push(waiter);
+    return () => {
+      const index = line.indexOf(waiter);
+      if (index >= 0) line.splice(index, 1);
+      if (line.length > 0 || this.#lines.get(key) !== line) return;
+      this.#lines.delete(key);
+      this.#jumps.delete(key);
+    };
+  }
+
+  /** The waiter a release of `key` by `ownerSecret` may pass to: the first here of another owner. */
+  next(key: string, ownerSecret: string): LocalWaiter | undefined {
+    const line = this.#lines.get(key);
+    return line?.find((waiter) => waiter.ownerSecret !== ownerSecret);
+  }
+
+  /** Whether the next pass of `key` may still go ahead of waiters of other processes. */
+  mayJump(key: string): boolean {
+    return (this.#jumps.get(key) ?? 0) < this.#maxJumps;
+  }
+
+  /** Counts a pass that jumped the line; a pass in turn, or the key going to the line, starts the count again. */
+  passed(key: string, jumped: boolean): void {
+    if (jumped) this.#jumps.set(key, (this.#jumps.get(key) ?? 0) + 1);
+    else this.#jumps.delete(key);
+  }
+}
