@@ -1,9 +1,26 @@
 import { InvalidConfigError } from "@distlock/core";
-import type { Mysql2Connection, Mysql2ConnectionOptions, Mysql2Module } from "../clients/mysql2-api.js";
+import { CallDeadlines } from "@distlock/core/driver";
+import type { Mysql2ConnectionOptions, Mysql2Module } from "../clients/mysql2-api.js";
 import type { SessionConnection, SessionDialect, SessionLockView } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";
 import { type SessionStatements, startSession } from "./start-session.js";
 import { watchConnectionLoss } from "./watch-connection-loss.js";
+
+/** What mysql2 answers a statement with. */
+type Mysql2Callback = (error: unknown, result: unknown) => void;
+
+/** The slice of a mysql2 `Connection` a session uses: the callback forms, without mysql2's per-query timer. */
+interface Mysql2SessionConnection {
+  connect(callback: (error: unknown) => void): void;
+  /** A text-protocol statement, its parameters inlined by mysql2. */
+  query(sql: string, values: unknown[], callback: Mysql2Callback): unknown;
+  /** A server-side prepared statement, prepared on first use and kept per connection by its text. */
+  execute(sql: string, values: unknown[], callback: Mysql2Callback): unknown;
+  /** "error": the connection failed (fatal); "end": it closed. */
+  on(event: "error" | "end", listener: (error?: unknown) => void): unknown;
+  /** Closes the socket at once. */
+  destroy(): void;
+}
 
 export interface MysqlSessionSettings {
   readonly config: Mysql2ConnectionOptions;
@@ -28,16 +45,18 @@ const MIN_MARIADB = [10, 3] as const;
  */
 export function mysqlSessionDialect(mysql2: Promise<Mysql2Module>, settings: MysqlSessionSettings): SessionDialect {
   const sequence = `${settings.table}_session_token`;
-  const grant = (timeoutSeconds: number) => (id: SessionLockId) => ({
-    sql: `SELECT IF(GET_LOCK(?, ${timeoutSeconds}) = 1, NEXTVAL(${sequence}), NULL) AS token, CONNECTION_ID() AS pid`,
-    values: [id.mysqlName],
-  });
+  const grant = (timeoutSeconds: number, prepared?: string) => {
+    const sql = `SELECT IF(GET_LOCK(?, ${timeoutSeconds}) = 1, NEXTVAL(${sequence}), NULL) AS token, CONNECTION_ID() AS pid`;
+    return (id: SessionLockId) => ({ sql, values: [id.mysqlName], prepared });
+  };
   const statements: SessionStatements = {
     sessionId: "SELECT CONNECTION_ID() AS pid",
-    tryLock: grant(0),
+    // The hot path's two statements are server-side prepared statements (mysql2 keeps them per connection by text).
+    tryLock: grant(0, "try_lock"),
+    // Not prepared: a waiter's statement text, with the name inline, is how inspect counts waiters in PROCESSLIST.
     waitLock: grant(WAIT_SECONDS),
     // 1: released; 0: another session holds it; NULL: nobody does.
-    unlock: (id) => ({ sql: "SELECT RELEASE_LOCK(?) AS released", values: [id.mysqlName] }),
+    unlock: (id) => ({ sql: "SELECT RELEASE_LOCK(?) AS released", values: [id.mysqlName], prepared: "unlock" }),
     limitIdle: (ms) => ({ sql: "SET SESSION wait_timeout = ?", values: [Math.min(MAX_IDLE_SECONDS, Math.ceil(ms / 1000))] }),
   };
   // A waiter's statement text names the lock (mysql2 inlines the parameters) and its state is "User lock" while it waits.
@@ -53,23 +72,25 @@ export function mysqlSessionDialect(mysql2: Promise<Mysql2Module>, settings: Mys
     urlField: settings.urlField,
     poolerHint: "a proxy that multiplexes connections, e.g. ProxySQL",
     keepsSession: isServerError,
+    deadlines: new CallDeadlines(),
   };
 
   async function open(name: string): Promise<SessionConnection> {
-    const client: Mysql2Connection = (await mysql2).createConnection({
+    const client = (await mysql2).createConnection({
       ...settings.config,
       keepAliveInitialDelay: settings.keepAliveInitialDelayMs,
       connectAttributes: { program_name: name.slice(0, 64) },
-    });
+    }) as unknown as Mysql2SessionConnection;
     const lost = watchConnectionLoss(client);
     return startSession(
       {
         lost,
         connect: () => new Promise((resolve, reject) => client.connect((error) => (error ? reject(error) : resolve()))),
-        query: <R>(sql: string, values: readonly unknown[], timeout: number) =>
-          new Promise<R[]>((resolve, reject) =>
-            client.query({ sql, values: [...values], timeout }, (error, result) => (error ? reject(error) : resolve(Array.isArray(result) ? result : []))),
-          ),
+        send({ sql, values, prepared }, done) {
+          const answered = (error: unknown, result: unknown) => done(error, Array.isArray(result) ? result : []);
+          if (prepared === undefined) client.query(sql, values, answered);
+          else client.execute(sql, values, answered);
+        },
         end: () => client.destroy(),
       },
       statements,

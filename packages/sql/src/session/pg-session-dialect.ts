@@ -1,13 +1,18 @@
+import { CallDeadlines } from "@distlock/core/driver";
 import type { PgConnectionConfig, PgModule } from "../clients/pg-api.js";
 import type { SessionConnection, SessionDialect, SessionLockView } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";
 import { type SessionStatements, startSession } from "./start-session.js";
 import { watchConnectionLoss } from "./watch-connection-loss.js";
 
-/** The slice of a `pg.Client` a session uses. */
+/** What pg answers a statement with. */
+type PgCallback = (error: Error | null, result: { rows: unknown[] }) => void;
+
+/** The slice of a `pg.Client` a session uses: the callback forms, which make no promise and no per-query timer. */
 interface PgSessionClient {
   connect(): Promise<unknown>;
-  query<R>(statement: { text: string; values?: unknown[]; query_timeout?: number }): Promise<{ rows: R[] }>;
+  query(text: string, values: unknown[], callback: PgCallback): void;
+  query(statement: { name: string; text: string; values: unknown[] }, callback: PgCallback): void;
   on(event: "error" | "end", listener: () => void): unknown;
   end(): Promise<void>;
 }
@@ -24,14 +29,21 @@ export interface PgSessionSettings {
 /** PostgreSQL session locks: `pg_try_advisory_lock` / `pg_advisory_lock` on one 64-bit key, tokens from a sequence. */
 export function pgSessionDialect(pg: Promise<PgModule>, settings: PgSessionSettings): SessionDialect {
   const sequence = `${settings.table}_session_token`;
-  const lockStatement = (sql: string) => (id: SessionLockId) => ({ sql, values: [id.pgKey] });
+  const lockStatement = (sql: string, prepared?: string) => (id: SessionLockId) => ({ sql, values: [id.pgKey], prepared });
   const statements: SessionStatements = {
     sessionId: "SELECT pg_backend_pid() AS pid",
     // CASE evaluates the lock first: the token is drawn only after the grant, in the same statement.
-    tryLock: lockStatement(`SELECT CASE WHEN pg_try_advisory_lock($1::int8) THEN nextval('${sequence}') END AS token, pg_backend_pid() AS pid`),
+    // The hot path's two statements are prepared: parsed and planned once per session (a session is one server backend).
+    tryLock: lockStatement(
+      `SELECT CASE WHEN pg_try_advisory_lock($1::int8) THEN nextval('${sequence}') END AS token, pg_backend_pid() AS pid`,
+      "distlock_session_try_lock",
+    ),
     // OFFSET 0 keeps the subquery (the wait) from being flattened: nextval runs after it returns.
-    waitLock: lockStatement(`SELECT nextval('${sequence}') AS token, pg_backend_pid() AS pid FROM (SELECT pg_advisory_lock($1::int8) OFFSET 0) AS granted`),
-    unlock: lockStatement("SELECT pg_advisory_unlock($1::int8) AS released"),
+    waitLock: lockStatement(
+      `SELECT nextval('${sequence}') AS token, pg_backend_pid() AS pid FROM (SELECT pg_advisory_lock($1::int8) OFFSET 0) AS granted`,
+      "distlock_session_wait_lock",
+    ),
+    unlock: lockStatement("SELECT pg_advisory_unlock($1::int8) AS released", "distlock_session_unlock"),
     limitIdle: (ms) => ({ sql: "SELECT set_config('idle_session_timeout', $1, false)", values: [String(ms)] }),
   };
   const thisKey = `l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -42,6 +54,7 @@ export function pgSessionDialect(pg: Promise<PgModule>, settings: PgSessionSetti
   };
   const session = {
     queryTimeoutMs: settings.config.query_timeout,
+    deadlines: new CallDeadlines(),
     urlField: settings.urlField,
     poolerHint: "a pooler in transaction mode, e.g. PgBouncer",
     // 57014: the statement was cancelled (`pg_cancel_backend`); the session itself is fine.
@@ -61,8 +74,11 @@ export function pgSessionDialect(pg: Promise<PgModule>, settings: PgSessionSetti
       {
         lost,
         connect: async () => void (await client.connect()),
-        query: async <R>(text: string, values: readonly unknown[], timeout: number) =>
-          (await client.query<R>({ text, values: [...values], query_timeout: timeout })).rows,
+        send({ sql, values, prepared }, done) {
+          const answered: PgCallback = (error, result) => done(error, error === null ? result.rows : []);
+          if (prepared === undefined) client.query(sql, values, answered);
+          else client.query({ name: prepared, text: sql, values }, answered);
+        },
         end: () => void client.end().catch(() => undefined),
       },
       statements,

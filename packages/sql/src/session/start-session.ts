@@ -1,11 +1,17 @@
 import { InvalidConfigError } from "@distlock/core";
+import type { CallDeadlines, CallOutcomes } from "@distlock/core/driver";
 import type { SessionConnection } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";
 
 /** A statement and its parameters. */
 export interface SessionStatement {
   readonly sql: string;
-  readonly values: readonly unknown[];
+  readonly values: unknown[];
+  /**
+   * Runs as a server-side prepared statement, parsed and planned once per session: PostgreSQL's named statement of
+   * this name; mysql2 keeps its prepared statements per connection by their text, so there the name is only a label.
+   */
+  readonly prepared?: string;
 }
 
 /** One dialect's statements for the session operations; every lock statement also returns the session id as `pid`. */
@@ -25,8 +31,8 @@ export interface SessionStatements {
 /** A driver's connection (`pg.Client`, mysql2 `Connection`) adapted to what a session needs. */
 export interface SessionClient {
   connect(): Promise<void>;
-  /** The statement's rows; `timeoutMs` 0 lets it run as long as it needs (a wait). */
-  query<R>(sql: string, values: readonly unknown[], timeoutMs: number): Promise<R[]>;
+  /** Sends `statement` (no timeout of its own: the session bounds it); `done` gets its rows or the error. */
+  send(statement: SessionStatement, done: (error: unknown, rows: unknown[]) => void): void;
   /** Aborts once the connection errors or ends. */
   readonly lost: AbortSignal;
   /** Closes the connection without waiting (the server frees its locks). */
@@ -41,6 +47,104 @@ export interface SessionSettings {
   readonly poolerHint: string;
   /** Whether the session survives `error` (a cancelled statement, a server error) with its locks intact. */
   keepsSession(error: unknown): boolean;
+  /** Bounds the statements of every session of the dialect with one timer (instead of a timer per statement). */
+  readonly deadlines: CallDeadlines;
+}
+
+/**
+ * The outcomes of every bounded statement, shared (no closures per statement): a statement that times out or breaks
+ * the connection ends the session, since its state, and so its locks, are then unknown.
+ */
+const STATEMENT_OUTCOMES: CallOutcomes<unknown[], unknown[], Session> = {
+  value: (rows) => rows,
+  error(error, session) {
+    if (!session.settings.keepsSession(error)) session.end();
+    return error;
+  },
+  timedOut(timeoutMs, session) {
+    session.end();
+    return new Error(`no answer within ${timeoutMs} ms (queryTimeoutMs); the session was closed`);
+  },
+};
+
+/** One connected session; the connection's operations as `SessionConnection` gives them. */
+class Session implements SessionConnection {
+  readonly settings: SessionSettings;
+  readonly lost: AbortSignal;
+  sessionId = 0;
+  readonly #client: SessionClient;
+  readonly #statements: SessionStatements;
+  readonly #endedHere = new AbortController();
+
+  constructor(client: SessionClient, statements: SessionStatements, settings: SessionSettings) {
+    this.#client = client;
+    this.#statements = statements;
+    this.settings = settings;
+    this.lost = AbortSignal.any([client.lost, this.#endedHere.signal]);
+  }
+
+  async tryLock(id: SessionLockId): Promise<bigint | null> {
+    return this.#token(await this.#run(this.#statements.tryLock(id), this.settings.queryTimeoutMs));
+  }
+
+  async waitLock(id: SessionLockId): Promise<bigint> {
+    const granted = this.#token(await this.#run(this.#statements.waitLock(id), 0));
+    if (granted === null) throw new Error("the wait for the lock was interrupted");
+    return granted;
+  }
+
+  async unlock(id: SessionLockId): Promise<boolean> {
+    const [row] = (await this.#run(this.#statements.unlock(id), this.settings.queryTimeoutMs)) as [{ released: boolean | number | null }];
+    return row.released === true || Number(row.released) === 1;
+  }
+
+  async limitIdle(ms: number): Promise<void> {
+    await this.#run(this.#statements.limitIdle(ms), this.settings.queryTimeoutMs);
+  }
+
+  async ping(): Promise<void> {
+    await this.rows("SELECT 1");
+  }
+
+  rows<R>(sql: string, values: readonly unknown[] = []): Promise<R[]> {
+    return this.#run({ sql, values: [...values] }, this.settings.queryTimeoutMs) as Promise<R[]>;
+  }
+
+  end(): void {
+    if (!this.#endedHere.signal.aborted) this.#endedHere.abort(new Error("the connection was closed by this process"));
+    this.#client.end();
+  }
+
+  async connect(): Promise<void> {
+    try {
+      await this.#client.connect();
+    } catch (error) {
+      this.end();
+      throw error;
+    }
+    const [row] = (await this.rows<{ pid: number | string }>(this.#statements.sessionId)) as [{ pid: number | string }];
+    this.sessionId = Number(row.pid);
+  }
+
+  /** `statement`'s rows; `timeoutMs` 0 lets it run as long as it needs (a wait). */
+  #run(statement: SessionStatement, timeoutMs: number): Promise<unknown[]> {
+    const call = new Promise<unknown[]>((resolve, reject) => this.#client.send(statement, (error, rows) => (error ? reject(error) : resolve(rows))));
+    if (timeoutMs === 0) return call.catch((error: unknown) => Promise.reject(STATEMENT_OUTCOMES.error(error, this)));
+    return this.settings.deadlines.settle(call, timeoutMs, STATEMENT_OUTCOMES, this);
+  }
+
+  /** The token of a lock statement's row, after checking that the statement ran on this session. */
+  #token(rows: unknown[]): bigint | null {
+    const [row] = rows as [{ token: string | number | null; pid: number | string }];
+    if (Number(row.pid) !== this.sessionId) {
+      this.end();
+      throw new InvalidConfigError(
+        this.settings.urlField,
+        `mode=session needs a connection that stays one server session, but its statements ran on different sessions (${this.settings.poolerHint}?): connect directly or use session pooling`,
+      );
+    }
+    return row.token === null ? null : BigInt(row.token);
+  }
 }
 
 /**
@@ -48,59 +152,7 @@ export interface SessionSettings {
  * the connection ends the session (its state, and so its locks, are unknown); `lost` also aborts when we end it.
  */
 export async function startSession(client: SessionClient, statements: SessionStatements, settings: SessionSettings): Promise<SessionConnection> {
-  const endedHere = new AbortController();
-  const lost = AbortSignal.any([client.lost, endedHere.signal]);
-  const end = () => {
-    if (!endedHere.signal.aborted) endedHere.abort(new Error("the connection was closed by this process"));
-    client.end();
-  };
-  try {
-    await client.connect();
-  } catch (error) {
-    end();
-    throw error;
-  }
-  const rows = async <R>(sql: string, values: readonly unknown[] = [], timeoutMs = settings.queryTimeoutMs): Promise<R[]> => {
-    try {
-      return await client.query<R>(sql, values, timeoutMs);
-    } catch (error) {
-      if (!settings.keepsSession(error)) end();
-      throw error;
-    }
-  };
-  const run = async <R>({ sql, values }: SessionStatement, timeoutMs?: number): Promise<R> => (await rows<R>(sql, values, timeoutMs))[0] as R;
-  const sessionId = Number((await run<{ pid: number | string }>({ sql: statements.sessionId, values: [] })).pid);
-  const inSession = <R extends { pid: number | string }>(row: R): R => {
-    if (Number(row.pid) === sessionId) return row;
-    end();
-    throw new InvalidConfigError(
-      settings.urlField,
-      `mode=session needs a connection that stays one server session, but its statements ran on different sessions (${settings.poolerHint}?): connect directly or use session pooling`,
-    );
-  };
-  const token = (value: string | number | null): bigint | null => (value === null ? null : BigInt(value));
-  return {
-    sessionId,
-    lost,
-    async tryLock(id) {
-      return token(inSession(await run<{ token: string | null; pid: number }>(statements.tryLock(id))).token);
-    },
-    async waitLock(id) {
-      const granted = token(inSession(await run<{ token: string | null; pid: number }>(statements.waitLock(id), 0)).token);
-      if (granted === null) throw new Error("the wait for the lock was interrupted");
-      return granted;
-    },
-    async unlock(id) {
-      const { released } = await run<{ released: boolean | number | null }>(statements.unlock(id));
-      return released === true || Number(released) === 1;
-    },
-    async limitIdle(ms) {
-      await run(statements.limitIdle(ms));
-    },
-    async ping() {
-      await rows("SELECT 1");
-    },
-    rows,
-    end,
-  };
+  const session = new Session(client, statements, settings);
+  await session.connect();
+  return session;
 }
