@@ -16,8 +16,16 @@ export interface SessionSlot {
   idleLimitMs: number;
 }
 
+/** How a hold's loss shows: a flag, and a signal made only when someone asks for it. */
+export interface SessionHoldLoss {
+  /** True once the hold is lost (its session ended, it expired, it was force-released). */
+  readonly isLost: boolean;
+  /** Aborts with `LockLostError` the moment the hold is lost; made on first use (an AbortSignal costs more than the rest of a hold). */
+  readonly lost: AbortSignal;
+}
+
 /** One owner's hold of one key, kept by one session; re-entries only count here. */
-export class SessionHold {
+export class SessionHold implements SessionHoldLoss {
   readonly key: string;
   readonly id: SessionLockId;
   readonly ownerSecret: string;
@@ -29,7 +37,8 @@ export class SessionHold {
   /** `performance.now()` after which the hold is given up unless renewed. */
   expiresAt: number;
   #timer: NodeJS.Timeout | undefined;
-  readonly #lost = new AbortController();
+  #lost: AbortController | undefined;
+  #lostBecause: LockLostError | undefined;
 
   constructor(init: { key: string; id: SessionLockId; ownerSecret: string; holder: string; fencingToken: bigint; slot: SessionSlot; ttlMs: number }) {
     this.key = init.key;
@@ -42,8 +51,15 @@ export class SessionHold {
     this.expiresAt = monotonicNow() + init.ttlMs;
   }
 
-  /** Aborts with `LockLostError` the moment the hold is gone (its session ended, it expired, it was force-released). */
+  get isLost(): boolean {
+    return this.#lostBecause !== undefined;
+  }
+
   get lost(): AbortSignal {
+    if (this.#lost === undefined) {
+      this.#lost = new AbortController();
+      if (this.#lostBecause !== undefined) this.#lost.abort(this.#lostBecause);
+    }
     return this.#lost.signal;
   }
 
@@ -54,7 +70,7 @@ export class SessionHold {
     this.ttlMs = Math.max(this.ttlMs, ttlMs);
     this.expiresAt = Math.max(this.expiresAt, expiresAt);
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => onExpiry(this), this.expiresAt - monotonicNow());
+    this.#timer = setTimeout(onExpiry, this.expiresAt - monotonicNow(), this);
     this.#timer.unref();
   }
 
@@ -65,8 +81,9 @@ export class SessionHold {
   /** Stops the expiry timer; with a reason, the hold was lost and its signal aborts. */
   end(lostBecause?: string, cause?: unknown): void {
     clearTimeout(this.#timer);
-    if (lostBecause !== undefined && !this.#lost.signal.aborted) {
-      this.#lost.abort(new LockLostError(this.key, lostBecause, cause === undefined ? undefined : { cause }));
+    if (lostBecause !== undefined && this.#lostBecause === undefined) {
+      this.#lostBecause = new LockLostError(this.key, lostBecause, cause === undefined ? undefined : { cause });
+      this.#lost?.abort(this.#lostBecause);
     }
   }
 }

@@ -11,6 +11,7 @@ import {
 } from "@distlock/core/driver";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import type { SessionDialect } from "./session-connection.js";
+import type { SessionHoldLoss } from "./session-hold.js";
 import { SessionLockSpace } from "./session-lock-space.js";
 import { useSessionLockSpace } from "./session-space-registry.js";
 
@@ -55,9 +56,9 @@ export class SessionLockDriver implements LockDriver {
     this.acquire = (request, wait) => this.#run("acquire", () => this.#space.acquire(request, wait.signal), wait.signal);
   }
 
-  /** The signal that aborts when the hold named by `fencingToken` loses its session. */
-  lostSignal(key: string, fencingToken: bigint | null): AbortSignal | undefined {
-    return this.#space.lostSignal(key, fencingToken);
+  /** How the loss of the hold named by `fencingToken` shows (its signal made on first use), if this process still has it. */
+  lostSignal(key: string, fencingToken: bigint | null): SessionHoldLoss | undefined {
+    return this.#space.holdLoss(key, fencingToken);
   }
 
   ready(): Promise<void> {

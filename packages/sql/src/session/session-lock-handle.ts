@@ -1,4 +1,5 @@
 import type { Lock } from "@distlock/core";
+import type { SessionHoldLoss } from "./session-hold.js";
 
 /**
  * `lock` with a signal that also aborts the moment its database session is gone, instead of at the lease deadline
@@ -6,12 +7,12 @@ import type { Lock } from "@distlock/core";
  */
 export class SessionLockHandle implements Lock {
   readonly #lock: Lock;
-  readonly #sessionLost: AbortSignal;
+  readonly #hold: SessionHoldLoss;
   #signal: AbortSignal | undefined;
 
-  constructor(lock: Lock, sessionLost: AbortSignal) {
+  constructor(lock: Lock, hold: SessionHoldLoss) {
     this.#lock = lock;
-    this.#sessionLost = sessionLost;
+    this.#hold = hold;
   }
 
   get key(): string {
@@ -30,12 +31,12 @@ export class SessionLockHandle implements Lock {
     return this.#lock.validUntil;
   }
   get signal(): AbortSignal {
-    this.#signal ??= AbortSignal.any([this.#sessionLost, this.#lock.signal]);
+    this.#signal ??= AbortSignal.any([this.#hold.lost, this.#lock.signal]);
     return this.#signal;
   }
 
   remainingMs(): number {
-    return this.#sessionLost.aborted ? 0 : this.#lock.remainingMs();
+    return this.#hold.isLost ? 0 : this.#lock.remainingMs();
   }
 
   renew(ttlMs?: number): Promise<void> {

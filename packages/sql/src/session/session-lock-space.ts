@@ -2,8 +2,9 @@ import type { LockState } from "@distlock/core";
 import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal } from "@distlock/core/driver";
 import { monotonicNow } from "@distlock/core/driver";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
-import { SessionHold, type SessionSlot } from "./session-hold.js";
-import { sessionLockId } from "./session-lock-id.js";
+import { SessionHold, type SessionHoldLoss, type SessionSlot } from "./session-hold.js";
+import type { SessionLockId } from "./session-lock-id.js";
+import { SessionLockIds } from "./session-lock-ids.js";
 
 /** A refused attempt cannot see how long another session will keep its lock; waiters block on the server instead. */
 const UNKNOWN_HOLD_MS = 1_000;
@@ -14,7 +15,7 @@ const UNKNOWN_HOLD_MS = 1_000;
  */
 export class SessionLockSpace {
   readonly #dialect: SessionDialect;
-  readonly #namespace: string;
+  readonly #ids: SessionLockIds;
   readonly #label: string;
   readonly #slots = new Set<SessionSlot>();
   readonly #holds = new Map<string, SessionHold>();
@@ -26,25 +27,47 @@ export class SessionLockSpace {
   /** `namespace`: hashed with each key into its server lock name (the table; on MySQL also the database). */
   constructor(dialect: SessionDialect, namespace: string, label: string) {
     this.#dialect = dialect;
-    this.#namespace = namespace;
+    this.#ids = new SessionLockIds(namespace);
     this.#label = label;
   }
 
-  /** The signal of the hold that `fencingToken` names, if this space still has it. */
-  lostSignal(key: string, fencingToken: bigint | null): AbortSignal | undefined {
+  /** How the loss of the hold that `fencingToken` names shows, if this space still has it. */
+  holdLoss(key: string, fencingToken: bigint | null): SessionHoldLoss | undefined {
     const hold = this.#holds.get(key);
-    return hold !== undefined && hold.fencingToken === fencingToken ? hold.lost : undefined;
+    return hold !== undefined && hold.fencingToken === fencingToken ? hold : undefined;
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
-    return this.#inTurn(request.key, async () => {
-      const local = this.#reenter(request);
-      if (local !== undefined) return local;
-      const slot = await this.#holdingSlot();
-      await this.#limitIdle(slot, request.ttlMs);
-      const token = await this.#on(slot, () => slot.connection.tryLock(sessionLockId(this.#namespace, request.key)));
-      return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, slot, token);
-    });
+    const { key } = request;
+    const previous = this.#turns.get(key);
+    const attempt = previous === undefined ? this.#tryAcquire(request) : previous.then(() => this.#tryAcquire(request));
+    // The next attempt on this key waits for this one to settle, whatever its outcome.
+    const settled: Promise<unknown> = attempt.then(
+      () => this.#endTurn(key, settled),
+      () => this.#endTurn(key, settled),
+    );
+    this.#turns.set(key, settled);
+    return attempt;
+  }
+
+  async #tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    const local = this.#reenter(request);
+    if (local !== undefined) return local;
+    const slot = this.#idleHoldingSlot() ?? (await this.#open(false));
+    if (this.#needsIdleLimit(slot, request.ttlMs)) await this.#limitIdle(slot, request.ttlMs);
+    const id = this.#ids.of(request.key);
+    slot.inFlight++;
+    let token: bigint | null;
+    try {
+      token = await slot.connection.tryLock(id);
+    } finally {
+      slot.inFlight--;
+    }
+    return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, slot, id, token);
+  }
+
+  #endTurn(key: string, settled: Promise<unknown>): void {
+    if (this.#turns.get(key) === settled) this.#turns.delete(key);
   }
 
   /** Waits in the server's queue on a session of its own; `signal` cancels the wait there and rejects with its reason. */
@@ -55,9 +78,10 @@ export class SessionLockSpace {
       await this.#limitIdle(slot, request.ttlMs);
       const cancel = () => void this.#cancelWait(slot);
       signal.addEventListener("abort", cancel, { once: true });
+      const id = this.#ids.of(request.key);
       let token: bigint;
       try {
-        token = await slot.connection.waitLock(sessionLockId(this.#namespace, request.key));
+        token = await slot.connection.waitLock(id);
       } catch (error) {
         throw signal.aborted ? signal.reason : error;
       } finally {
@@ -65,10 +89,10 @@ export class SessionLockSpace {
       }
       if (signal.aborted) {
         // Granted as the cancel was sent: give it back before rejecting.
-        await slot.connection.unlock(sessionLockId(this.#namespace, request.key)).catch(() => slot.connection.end());
+        await slot.connection.unlock(id).catch(() => slot.connection.end());
         throw signal.reason;
       }
-      return this.#register(request, slot, token, monotonicNow());
+      return this.#register(request, slot, id, token, monotonicNow());
     } finally {
       slot.waiting = false;
     }
@@ -107,12 +131,17 @@ export class SessionLockSpace {
     hold.holdCount--;
     if (hold.holdCount > 0) return { held: true, holdCount: hold.holdCount };
     this.#forget(hold);
-    const released = await this.#on(hold.slot, () => hold.slot.connection.unlock(hold.id));
-    return { held: released, holdCount: 0 };
+    const { slot } = hold;
+    slot.inFlight++;
+    try {
+      return { held: await slot.connection.unlock(hold.id), holdCount: 0 };
+    } finally {
+      slot.inFlight--;
+    }
   }
 
   async inspect(key: string): Promise<LockState | null> {
-    const id = sessionLockId(this.#namespace, key);
+    const id = this.#ids.of(key);
     const slot = await this.#holdingSlot();
     const view = await this.#on(slot, () => this.#dialect.view(slot.connection, id));
     if (view.holderSessionId === undefined) return null;
@@ -134,7 +163,7 @@ export class SessionLockSpace {
       return true;
     }
     const slot = await this.#holdingSlot();
-    return this.#on(slot, () => this.#dialect.endHolder(slot.connection, sessionLockId(this.#namespace, key)));
+    return this.#on(slot, () => this.#dialect.endHolder(slot.connection, this.#ids.of(key)));
   }
 
   /** Ends every connection: the server frees their locks. */
@@ -155,8 +184,9 @@ export class SessionLockSpace {
     return { acquired: true, fencingToken: hold.fencingToken, holdCount: hold.holdCount, ttlMs: Math.max(1, Math.floor(hold.remainingMs())) };
   }
 
-  #register(request: DriverAcquireRequest, slot: SessionSlot, fencingToken: bigint, grantedAt?: number): DriverGranted {
-    const hold = new SessionHold({ ...request, id: sessionLockId(this.#namespace, request.key), fencingToken, slot });
+  #register(request: DriverAcquireRequest, slot: SessionSlot, id: SessionLockId, fencingToken: bigint, grantedAt?: number): DriverGranted {
+    const { key, ownerSecret, holder, ttlMs } = request;
+    const hold = new SessionHold({ key, id, ownerSecret, holder, fencingToken, slot, ttlMs });
     hold.extend(request.ttlMs, this.#expire);
     this.#holds.set(request.key, hold);
     slot.holds.add(hold);
@@ -211,9 +241,14 @@ export class SessionLockSpace {
 
   /** The least busy session that is not waiting; the first one is opened on demand. */
   async #holdingSlot(): Promise<SessionSlot> {
+    return this.#idleHoldingSlot() ?? this.#open(false);
+  }
+
+  /** The least busy session that is not waiting, if there is one. */
+  #idleHoldingSlot(): SessionSlot | undefined {
     let best: SessionSlot | undefined;
     for (const slot of this.#slots) if (!slot.waiting && (best === undefined || slot.inFlight < best.inFlight)) best = slot;
-    return best ?? this.#open(false);
+    return best;
   }
 
   /** A session that keeps nothing (so its wait can deadlock with no one), or a new one. */
@@ -256,15 +291,5 @@ export class SessionLockSpace {
     } finally {
       slot.inFlight--;
     }
-  }
-
-  #inTurn<T>(key: string, attempt: () => Promise<T>): Promise<T> {
-    const previous = this.#turns.get(key);
-    const mine = (previous === undefined ? attempt() : previous.then(attempt, attempt)).finally(() => {
-      if (this.#turns.get(key) === settled) this.#turns.delete(key);
-    });
-    const settled = mine.catch(() => undefined);
-    this.#turns.set(key, settled);
-    return mine;
   }
 }
