@@ -41,7 +41,8 @@ async function main(): Promise<number> {
       console.error(`${row.backend} / ${row.fault}: ${row.operations} ops, ${row.violations.length} violations, ${row.fencedOverlaps.length} fenced overlaps`),
   });
   const machine = `${type()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
-  console.log(`Fault matrix (${values.long ? "long" : "short"} form), ${startedAt.toISOString()}, ${machine}\n`);
+  const form = `${values.long ? "long" : "short"} form, ${settings.lockersPerWorker} lockers per worker process`;
+  console.log(`Fault matrix (${form}), ${startedAt.toISOString()}, ${machine}\n`);
   console.log(formatTable(rows));
   return rows.some((row) => row.violations.length > 0 || row.workerFailures.length > 0) ? 1 : 0;
 }

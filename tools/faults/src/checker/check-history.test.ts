@@ -141,4 +141,19 @@ describe("checkHistory", () => {
     ];
     expect(checkHistory(history)).toEqual([]);
   });
+
+  it("applies a kill and a process's own outage to every locker of that process, and only to them", () => {
+    const history: HistoryEvent[] = [
+      ...hold("a/1", 0, 1, 0, 100).filter((event) => event.type !== "cs-end" && event.type !== "released"),
+      { type: "acquire-start", worker: "a", at: 10 },
+      { type: "acquire-start", worker: "c", at: 10 },
+      { type: "fault", at: 20, fault: "network-cut", outage: true, scope: "a" },
+      { type: "killed", worker: "a", at: 60 },
+      ...hold("b", 0, 2, 80, 200),
+      { type: "fault-end", at: 15_000, fault: "network-cut", outage: true, scope: "a" },
+      { type: "acquired", worker: "c", at: 15_000, hold: "c#0", token: "3", validUntil: 16_000 },
+    ];
+    // a/1's hold ends when its process dies (no overlap with b), a's wait ends there too; c waited through a's outage.
+    expect(checkHistory(history).map((violation) => [violation.kind, violation.detail.split(" ")[0]])).toEqual([["starved-waiter", "c"]]);
+  });
 });

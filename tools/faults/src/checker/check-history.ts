@@ -1,4 +1,4 @@
-import { EVERYONE, type HistoryEvent } from "../history/history-event.js";
+import { EVERYONE, type HistoryEvent, processOf } from "../history/history-event.js";
 import { type CheckOptions, DEFAULT_CHECK_OPTIONS } from "./check-options.js";
 import type { Violation } from "./violation.js";
 
@@ -73,7 +73,7 @@ function collectHolds(history: readonly HistoryEvent[]): Map<string, HoldRecord>
   }
   // A killed holder stops believing anything when it dies.
   for (const record of holds.values()) {
-    const killed = killedAt.get(record.worker);
+    const killed = killedAt.get(processOf(record.worker));
     if (record.csEnd === undefined && killed !== undefined && killed >= record.acquiredAt) record.csEnd = killed;
   }
   return holds;
@@ -219,7 +219,7 @@ function findStarvedWaiters(history: readonly HistoryEvent[], boundMs: number, g
     const from = waitingSince.get(worker);
     if (from === undefined) return;
     waitingSince.delete(worker);
-    const mine = windows.filter((w) => w.scope === EVERYONE || w.scope === worker);
+    const mine = windows.filter((w) => w.scope === EVERYONE || w.scope === processOf(worker));
     const waited = uncovered(from, to, mine);
     if (waited > boundMs) {
       violations.push({
@@ -231,7 +231,10 @@ function findStarvedWaiters(history: readonly HistoryEvent[], boundMs: number, g
   for (const event of history) {
     if (event.type === "acquire-start" && !waitingSince.has(event.worker)) waitingSince.set(event.worker, event.at);
     else if (event.type === "acquired") check(event.worker, event.at, "then got the key");
-    else if (event.type === "worker-stopped" || event.type === "killed") check(event.worker, event.at, "never got the key");
+    else if (event.type === "worker-stopped") check(event.worker, event.at, "never got the key");
+    else if (event.type === "killed") {
+      for (const locker of [...waitingSince.keys()]) if (processOf(locker) === event.worker) check(locker, event.at, "never got the key");
+    }
   }
   for (const worker of [...waitingSince.keys()]) check(worker, end, "still had not got the key when the run ended");
   return violations;

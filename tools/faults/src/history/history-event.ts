@@ -37,6 +37,17 @@ export type FaultEvent =
   | { readonly type: "fault"; readonly at: number; readonly fault: string; readonly outage: boolean; readonly scope: string }
   | { readonly type: "fault-end"; readonly at: number; readonly fault: string; readonly outage: boolean; readonly scope: string };
 
+/** Names the lockers of one worker process: `w3`, then `w3/1`, `w3/2`, … (each a loop on the process's one provider). */
+export function lockerName(workerProcess: string, index: number): string {
+  return index === 0 ? workerProcess : `${workerProcess}/${index}`;
+}
+
+/** The worker process a locker runs in: what a kill, a pause or a network cut hits. */
+export function processOf(locker: string): string {
+  const slash = locker.indexOf("/");
+  return slash < 0 ? locker : locker.slice(0, slash);
+}
+
 /** `scope` of a fault that affects every worker. */
 export const EVERYONE = "*";
 

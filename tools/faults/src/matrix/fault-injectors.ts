@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
 import { RedisKeyLayout } from "@distlock/redis/internal";
 import { type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
-import { EVERYONE, type HistoryEvent, machineNow } from "../history/history-event.js";
+import { EVERYONE, type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
 import { markFault, nextHolder, type RowRun } from "../runner/row-run.js";
 import type { FaultName } from "./fault-name.js";
 
@@ -58,7 +58,7 @@ const serverRestart: FaultInjector = async (run) => {
 /** Black-hole every connection of one worker while it holds the key, for two lease lengths. */
 const networkCut: FaultInjector = async (run) => {
   const { worker, proxies } = required(run.proxied, "the row has no proxied worker");
-  await run.log.next((event) => event.type === "cs-start" && event.worker === worker.name, 10_000);
+  await run.log.next((event) => event.type === "cs-start" && processOf(event.worker) === worker.name, 10_000);
   const scope = { outage: true, scope: worker.name };
   markFault(run, "network-cut", "fault", scope);
   for (const proxy of proxies) proxy.blackhole();
@@ -144,7 +144,7 @@ const masterFailover: FaultInjector = async (run) => {
   const lag = { outage: waitForReplicas > 0, scope: EVERYONE };
   markFault(run, "replica-lag", "fault", lag);
   const lease = await lagReplica(run, servers, replica, link);
-  const holder = lease.type === "acquire-failed" ? undefined : { worker: run.workers.find((w) => w.name === lease.worker), hold: lease.hold };
+  const holder = lease.type === "acquire-failed" ? undefined : { worker: run.workers.find((w) => w.name === processOf(lease.worker)), hold: lease.hold };
   const from = run.log.events.length;
   holder?.worker?.holdOn(holder.hold);
   const scope = { outage: true, scope: EVERYONE };

@@ -1,5 +1,5 @@
 import type { TcpProxy } from "@distlock/test-servers";
-import { type HistoryEvent, machineNow } from "../history/history-event.js";
+import { type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import type { HistoryLog } from "./history-log.js";
 import type { RowSettings } from "./row-settings.js";
@@ -31,7 +31,7 @@ export function markFault(run: RowRun, fault: string, phase: "fault" | "fault-en
 
 /** The next critical section a live, direct (not proxied) worker enters, with its token. */
 export async function nextHolder(run: RowRun, timeoutMs = 10_000): Promise<{ worker: WorkerProcess; hold: string; token: bigint } | undefined> {
-  const eligible = (name: string) => run.workers.find((w) => w.name === name && w.alive && w !== run.proxied?.worker);
+  const eligible = (locker: string) => run.workers.find((w) => w.name === processOf(locker) && w.alive && w !== run.proxied?.worker);
   const start = await run.log.next((event): event is Of<"cs-start"> => event.type === "cs-start" && eligible(event.worker) !== undefined, timeoutMs);
   if (start === undefined) return undefined;
   const acquired = run.log.events.findLast((event): event is Of<"acquired"> => event.type === "acquired" && event.hold === start.hold);

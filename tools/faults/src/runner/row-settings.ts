@@ -14,6 +14,8 @@ export interface RowSettings {
   thinkMs: number;
   /** Longest a worker may go without the key while the backend is up (outages and their grace excluded). @default 10_000 */
   livenessBoundMs: number;
+  /** Loops per worker process, contending on its one provider. @default 2 */
+  lockersPerWorker: number;
 }
 
 export const DEFAULT_ROW_SETTINGS: Readonly<RowSettings> = Object.freeze({
@@ -24,6 +26,7 @@ export const DEFAULT_ROW_SETTINGS: Readonly<RowSettings> = Object.freeze({
   holdMs: [5, 40] as const,
   thinkMs: 5,
   livenessBoundMs: 10_000,
+  lockersPerWorker: 2,
 });
 
 /** The long form (`--long`): more workers, more injections, longer runs. */

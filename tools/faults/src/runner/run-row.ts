@@ -82,6 +82,7 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
     holdMs: settings.holdMs,
     waitMs: settings.livenessBoundMs,
     thinkMs: settings.thinkMs,
+    lockers: settings.lockersPerWorker,
   });
   const spawnWorker = async (url = fixture.url) => {
     const worker = new WorkerProcess(task(url), log);

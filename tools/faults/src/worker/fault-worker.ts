@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createLockProvider, type Lock, LockError, type LockProvider } from "@distlock/core";
 import type { FencedResource } from "../fence/fenced-resource.js";
 import { openFencedResource } from "../fence/open-fenced-resource.js";
-import { type HistoryEvent, machineNow, toMachineTime } from "../history/history-event.js";
+import { type HistoryEvent, lockerName, machineNow, toMachineTime } from "../history/history-event.js";
 import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
 
 // A fault worker: acquires one key in a loop until told to stop; each critical section writes to the
@@ -119,8 +119,14 @@ async function run(task: WorkerTask): Promise<void> {
   const provider = await createLockProvider(task.url);
   const fence = await openFencedResource(task.fence, task.url);
   try {
-    await loop(task, provider, fence);
-    record({ type: "worker-stopped", worker: task.worker, at: machineNow() });
+    // Lockers of one process contend on its one provider too, so a backend's in-process hand-offs meet the faults.
+    await Promise.all(
+      Array.from({ length: task.lockers }, async (_, index) => {
+        const locker = { ...task, worker: lockerName(task.worker, index) };
+        await loop(locker, provider, fence);
+        record({ type: "worker-stopped", worker: locker.worker, at: machineNow() });
+      }),
+    );
   } finally {
     await Promise.allSettled([provider.close(), fence.close()]);
   }

@@ -17,6 +17,8 @@ export interface WorkerTask {
   readonly waitMs: number;
   /** Pause between a release and the next attempt. */
   readonly thinkMs: number;
+  /** Loops contending for the key on the process's one provider, named by `lockerName`. */
+  readonly lockers: number;
 }
 
 export type ParentMessage =
