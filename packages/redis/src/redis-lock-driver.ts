@@ -82,7 +82,8 @@ export class RedisLockDriver implements LockDriver {
   readonly #deadlines = new CallDeadlines();
   /** The hot path's outcomes, made once: an acquire or release allocates no closures of its own. */
   readonly #acquireOutcomes: CallOutcomes<unknown, DriverAcquireResult, ScriptCall<DriverAcquireRequest>>;
-  readonly #releaseOutcomes: CallOutcomes<unknown, { held: boolean; holdCount: number }, ScriptCall<LocalOffer | undefined>>;
+  /** A release's request is its key, or the offer it made to a waiter here. */
+  readonly #releaseOutcomes: CallOutcomes<unknown, { held: boolean; holdCount: number }, ScriptCall<LocalOffer | string>>;
   /** Undefined when releases pass nothing locally (`localPasses` 0, or `waitForReplicas`: a grant must be claimed). */
   readonly #localLines: LocalLines | undefined;
   readonly #anyOutcomes: CallOutcomes<unknown, unknown, string>;
@@ -123,9 +124,10 @@ export class RedisLockDriver implements LockDriver {
     };
     this.#releaseOutcomes = {
       ...this.#scriptOutcomes("release", QUEUED_RELEASE_SCRIPT),
-      value: (reply, { request: offer }) => {
+      value: (reply, { request }) => {
         const left = reply as ReleaseReply;
-        if (offer !== undefined) this.#settleOffer(offer, left);
+        if (typeof request !== "string") this.#settleOffer(request, left);
+        else if (left === 0) this.#localLines?.passed(request, false);
         return left === 0 || typeof left !== "number" ? FREED : left < 0 ? NOT_HELD : { held: true, holdCount: left };
       },
     };
@@ -163,9 +165,9 @@ export class RedisLockDriver implements LockDriver {
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
     const keys = [this.layout.tag(key)];
     const waiter = this.#localLines?.next(key, ownerSecret);
-    const call: ScriptCall<LocalOffer | undefined> =
+    const call: ScriptCall<LocalOffer | string> =
       waiter === undefined
-        ? { keys, args: [ownerSecret], request: undefined }
+        ? { keys, args: [ownerSecret], request: key }
         : {
             keys,
             args: [ownerSecret, waiter.waiterId, this.#localLines?.mayJump(key) === true ? "1" : "0"],
@@ -233,7 +235,7 @@ export class RedisLockDriver implements LockDriver {
   /** A release that offered the lock to `offer.waiter`: hands it the grant if the script passed it, and counts the pass. */
   #settleOffer(offer: LocalOffer, reply: ReleaseReply): void {
     if (typeof reply === "number") {
-      if (reply === 0) this.#localLines?.passed(offer.key, false);
+      if (reply <= 0) this.#localLines?.passed(offer.key, false);
       return;
     }
     const [token, ttlMs, jumped] = reply;

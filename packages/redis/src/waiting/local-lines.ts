@@ -37,9 +37,7 @@ export class LocalLines {
     return () => {
       const index = line.indexOf(waiter);
       if (index >= 0) line.splice(index, 1);
-      if (line.length > 0 || this.#lines.get(key) !== line) return;
-      this.#lines.delete(key);
-      this.#jumps.delete(key);
+      if (line.length === 0 && this.#lines.get(key) === line) this.#lines.delete(key);
     };
   }
 
@@ -54,9 +52,12 @@ export class LocalLines {
     return (this.#jumps.get(key) ?? 0) < this.#maxJumps;
   }
 
-  /** Counts a pass that jumped the line; a pass in turn, or the key going to the line, starts the count again. */
+  /**
+   * Counts a pass that jumped the line; a pass in turn, or the key going to the line or freed, starts the count again.
+   * The count outlives the local line, which empties each time its only waiter is passed the key.
+   */
   passed(key: string, jumped: boolean): void {
     if (jumped) this.#jumps.set(key, (this.#jumps.get(key) ?? 0) + 1);
-    else this.#jumps.delete(key);
+    else if (this.#jumps.size > 0) this.#jumps.delete(key);
   }
 }
