@@ -8,13 +8,25 @@ import { watchConnectionLoss } from "./watch-connection-loss.js";
 /** What pg answers a statement with. */
 type PgCallback = (error: Error | null, result: { rows: unknown[] }) => void;
 
+/** A `pg.Query`: a statement that a client runs when handed it (a "submittable"), calling back with its answer. */
+interface PgQuery {
+  /** Set, the statement is prepared under this name the first time this connection runs it, and only bound after. */
+  name: string | undefined;
+}
+
 /** The slice of a `pg.Client` a session uses: the callback forms, which make no promise and no per-query timer. */
 interface PgSessionClient {
   connect(): Promise<unknown>;
   query(text: string, values: unknown[], callback: PgCallback): void;
-  query(statement: { name: string; text: string; values: unknown[] }, callback: PgCallback): void;
+  query(query: PgQuery): unknown;
   on(event: "error" | "end", listener: () => void): unknown;
   end(): Promise<void>;
+}
+
+/** The slice of the `pg` module a session uses. */
+interface PgSessionModule {
+  Client: new (config: PgConnectionConfig) => PgSessionClient;
+  Query: new (text: string, values: unknown[], callback: PgCallback) => PgQuery;
 }
 
 export interface PgSessionSettings {
@@ -63,12 +75,13 @@ export function pgSessionDialect(pg: Promise<PgModule>, settings: PgSessionSetti
 
   async function open(label: string): Promise<SessionConnection> {
     // No client-wide query timeout: a wait may block as long as the caller allows; every other statement gets one.
-    const client = new (await pg).Client({
+    const { Client, Query } = (await pg) as unknown as PgSessionModule;
+    const client = new Client({
       ...settings.config,
       query_timeout: 0,
       application_name: label.slice(0, 63),
       keepAliveInitialDelayMillis: settings.keepAliveInitialDelayMs,
-    } as PgConnectionConfig) as unknown as PgSessionClient;
+    } as PgConnectionConfig);
     const lost = watchConnectionLoss(client);
     return startSession(
       {
@@ -76,8 +89,12 @@ export function pgSessionDialect(pg: Promise<PgModule>, settings: PgSessionSetti
         connect: async () => void (await client.connect()),
         send({ sql, values, prepared }, done) {
           const answered: PgCallback = (error, result) => done(error, error === null ? result.rows : []);
-          if (prepared === undefined) client.query(sql, values, answered);
-          else client.query({ name: prepared, text: sql, values }, answered);
+          if (prepared === undefined) return void client.query(sql, values, answered);
+          // Named once built: handed `{ name, text, values }`, pg would copy that config (property descriptors and
+          // all) for every statement. Should a pg ever ignore a late name, the statement just runs unnamed.
+          const query = new Query(sql, values, answered);
+          query.name = prepared;
+          client.query(query);
         },
         end: () => void client.end().catch(() => undefined),
       },
