@@ -37,6 +37,8 @@ export class SessionLockDriver implements LockDriver {
   readonly #space: SessionLockSpace;
   readonly #leave: () => void;
   #closed = false;
+  /** The client library has loaded (`target.loaded` resolved). */
+  #loaded = false;
 
   constructor(target: SessionTarget, options: ResolvedSqlLockOptions) {
     this.#target = target;
@@ -93,7 +95,11 @@ export class SessionLockDriver implements LockDriver {
 
   async #run<T>(operation: string, statement: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     try {
-      await this.#target.loaded;
+      // Awaited until it has resolved once: an await of a settled promise still costs every call a turn of the queue.
+      if (!this.#loaded) {
+        await this.#target.loaded;
+        this.#loaded = true;
+      }
       return await statement();
     } catch (error) {
       if (signal?.aborted && error === signal.reason) throw error;
