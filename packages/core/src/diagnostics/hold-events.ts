@@ -10,22 +10,22 @@ export interface ObservedHold {
   readonly grantedAt: number;
 }
 
+// Each event is written out field by field: spreading a shared part took V8's slow object-clone route.
+
 export function publishRelease(hold: ObservedHold): void {
-  if (releaseChannel.hasSubscribers) releaseChannel.publish({ ...identify(hold), holdMs: monotonicNow() - hold.grantedAt });
+  if (!releaseChannel.hasSubscribers) return;
+  releaseChannel.publish({ backend: hold.backend, key: hold.key, fencingToken: hold.fencingToken, holdMs: monotonicNow() - hold.grantedAt });
 }
 
 export function publishLost(hold: ObservedHold, reason: string): void {
-  if (lostChannel.hasSubscribers) lostChannel.publish({ ...identify(hold), holdMs: monotonicNow() - hold.grantedAt, reason });
+  if (!lostChannel.hasSubscribers) return;
+  lostChannel.publish({ backend: hold.backend, key: hold.key, fencingToken: hold.fencingToken, holdMs: monotonicNow() - hold.grantedAt, reason });
 }
 
 export function publishRenew(hold: ObservedHold, ttlMs: number): void {
-  if (renewChannel.hasSubscribers) renewChannel.publish({ ...identify(hold), ttlMs });
+  if (renewChannel.hasSubscribers) renewChannel.publish({ backend: hold.backend, key: hold.key, fencingToken: hold.fencingToken, ttlMs });
 }
 
 export function publishRenewFailure(hold: ObservedHold, error: unknown): void {
-  if (renewFailureChannel.hasSubscribers) renewFailureChannel.publish({ ...identify(hold), error });
-}
-
-function identify(hold: ObservedHold) {
-  return { backend: hold.backend, key: hold.key, fencingToken: hold.fencingToken };
+  if (renewFailureChannel.hasSubscribers) renewFailureChannel.publish({ backend: hold.backend, key: hold.key, fencingToken: hold.fencingToken, error });
 }

@@ -2,14 +2,7 @@ import { LockErrorCode } from "../errors/error-codes.js";
 import { LockError } from "../errors/lock-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock } from "../types.js";
-import {
-  type AcquireEventBase,
-  acquireAbortedChannel,
-  acquireErrorChannel,
-  acquireGrantedChannel,
-  acquireStartChannel,
-  acquireTimeoutChannel,
-} from "./lock-channels.js";
+import { acquireAbortedChannel, acquireErrorChannel, acquireGrantedChannel, acquireStartChannel, acquireTimeoutChannel } from "./lock-channels.js";
 
 let lastCallId = 0;
 
@@ -34,20 +27,23 @@ export function observeAcquire<T extends Lock | null>(
 ): Promise<T> {
   const startedAt = monotonicNow();
   lastCallId = lastCallId === Number.MAX_SAFE_INTEGER ? 1 : lastCallId + 1;
-  const base: AcquireEventBase = { backend, key, operation, callId: lastCallId };
-  if (acquireStartChannel.hasSubscribers) acquireStartChannel.publish({ ...base, waitMs: operation === "tryAcquire" ? 0 : options?.waitMs });
+  const callId = lastCallId;
+  // Events are written out field by field: spreading a shared base took V8's slow object-clone route on every call.
+  if (acquireStartChannel.hasSubscribers) {
+    acquireStartChannel.publish({ backend, key, operation, callId, waitMs: operation === "tryAcquire" ? 0 : options?.waitMs });
+  }
   return call().then(
     (lock) => {
       const waitMs = monotonicNow() - startedAt;
-      if (lock === null) acquireTimeoutChannel.publish({ ...base, waitMs });
-      else acquireGrantedChannel.publish({ ...base, waitMs, fencingToken: lock.fencingToken, holdCount: lock.holdCount });
+      if (lock === null) acquireTimeoutChannel.publish({ backend, key, operation, callId, waitMs });
+      else acquireGrantedChannel.publish({ backend, key, operation, callId, waitMs, fencingToken: lock.fencingToken, holdCount: lock.holdCount });
       return lock;
     },
     (error: unknown) => {
       const waitMs = monotonicNow() - startedAt;
-      if (LockError.is(error, LockErrorCode.LockTimeout)) acquireTimeoutChannel.publish({ ...base, waitMs });
-      else if (isAbort(error, options)) acquireAbortedChannel.publish({ ...base, waitMs, reason: error });
-      else acquireErrorChannel.publish({ ...base, waitMs, error });
+      if (LockError.is(error, LockErrorCode.LockTimeout)) acquireTimeoutChannel.publish({ backend, key, operation, callId, waitMs });
+      else if (isAbort(error, options)) acquireAbortedChannel.publish({ backend, key, operation, callId, waitMs, reason: error });
+      else acquireErrorChannel.publish({ backend, key, operation, callId, waitMs, error });
       throw error;
     },
   );
