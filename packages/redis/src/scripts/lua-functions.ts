@@ -54,27 +54,37 @@ end
 /**
  * The wait queue of a key: a list of waiter ids in arrival order, and a hash
  * id → "<expires ms> <ttl ms> <owner secret's length in bytes> <owner secret><holder>" (both may contain spaces).
- * `hand_off` gives a free lock to the first waiter whose entry has not expired (skipping and dropping dead ones, and
- * entries it cannot read, e.g. written by an older client), marks the
- * hold with that waiter's id (so its next attempt claims it instead of re-entering) and as one others may queue behind
- * (`queued`, so its release looks at the queue), and publishes "<id> <token> <ttl>". Needs `next_token` defined before it.
+ * `live_entry` reads an entry: its owner secret, holder and ttl, or nil when it has expired or cannot be read (e.g.
+ * written by an older client). `grant_waiter` gives the free lock to a waiter: a new token, its owner and ttl, marked
+ * with its id (so its next attempt claims it instead of re-entering) and as one others may queue behind (`queued`, so
+ * its release looks at the queue).
+ * `hand_off` gives a free lock to the first waiter whose entry is live (skipping and dropping dead and unreadable ones)
+ * and publishes "<id> <token> <ttl>". Needs `next_token` defined before it.
  * Returns the id it handed to, or false when no live waiter is left.
  */
 export const HAND_OFF = `
+local function live_entry(entry, clock)
+  local expires, ttl, secret_bytes, rest = string.match(entry, "^(%d+) (%d+) (%d+) (.*)$")
+  if not expires or tonumber(expires) <= math.floor(clock / 1000) then return nil end
+  local bytes = tonumber(secret_bytes)
+  return string.sub(rest, 1, bytes), string.sub(rest, bytes + 1), ttl
+end
+local function grant_waiter(lock, fence, id, secret, holder, ttl, clock)
+  local token = next_token(fence, clock)
+  redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id, "queued", 1)
+  redis.call("PEXPIRE", lock, ttl)
+  return token
+end
 local function hand_off(lock, fence, queue, waiters, channel, clock)
-  local now_ms = math.floor(clock / 1000)
   for _ = 1, 1000 do
     local id = redis.call("LPOP", queue)
     if not id then return false end
     local entry = redis.call("HGET", waiters, id)
     if entry then
       redis.call("HDEL", waiters, id)
-      local expires, ttl, secret_bytes, rest = string.match(entry, "^(%d+) (%d+) (%d+) (.*)$")
-      if expires and tonumber(expires) > now_ms then
-        local secret, holder = string.sub(rest, 1, tonumber(secret_bytes)), string.sub(rest, tonumber(secret_bytes) + 1)
-        local token = next_token(fence, clock)
-        redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id, "queued", 1)
-        redis.call("PEXPIRE", lock, ttl)
+      local secret, holder, ttl = live_entry(entry, clock)
+      if secret then
+        local token = grant_waiter(lock, fence, id, secret, holder, ttl, clock)
         redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl)
         return id
       end
@@ -87,23 +97,19 @@ end
 /**
  * A local pass: gives a free lock to waiter `id` of the releasing process, if its entry is live, without a message
  * (that process delivers the grant itself). Allowed when `id` is first in line, or when `may_jump` (the process's bound
- * of passes over earlier waiters is not spent). Marks the hold as `hand_off` does. Needs `next_token` defined before it.
+ * of passes over earlier waiters is not spent). Needs `HAND_OFF` (its `live_entry` and `grant_waiter`) defined before it.
  * Returns the token, the ttl and 1 if it jumped the line (else 0), or false when it passed nothing.
  */
 export const PASS_LOCALLY = `
 local function pass_locally(lock, fence, queue, waiters, id, may_jump, clock)
   local entry = redis.call("HGET", waiters, id)
   if not entry then return false end
-  local expires, ttl, secret_bytes, rest = string.match(entry, "^(%d+) (%d+) (%d+) (.*)$")
-  if not expires or tonumber(expires) <= math.floor(clock / 1000) then return false end
+  local secret, holder, ttl = live_entry(entry, clock)
+  if not secret then return false end
   local jumped = redis.call("LINDEX", queue, 0) == id and 0 or 1
   if jumped == 1 and not may_jump then return false end
   redis.call("LREM", queue, 1, id)
   redis.call("HDEL", waiters, id)
-  local secret, holder = string.sub(rest, 1, tonumber(secret_bytes)), string.sub(rest, tonumber(secret_bytes) + 1)
-  local token = next_token(fence, clock)
-  redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id, "queued", 1)
-  redis.call("PEXPIRE", lock, ttl)
-  return token, tonumber(ttl), jumped
+  return grant_waiter(lock, fence, id, secret, holder, ttl, clock), tonumber(ttl), jumped
 end
 `;
