@@ -1,4 +1,4 @@
-import { createRedisConnection, createRespConnection } from "./connection/create-redis-connection.js";
+import { createLockConnections } from "./connection/create-redis-connection.js";
 import type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-options.js";
 import { RedisLockDriver } from "./redis-lock-driver.js";
 
@@ -8,8 +8,5 @@ export function createRedisLockDriver(options: ResolvedRedisLockOptions): RedisL
     const target = options.client.isCluster ? "the given ioredis cluster" : "the given ioredis client";
     return new RedisLockDriver({ client: options.client, ownsClient: false, settings: options, target });
   }
-  // On one server the lock calls take the lean connection; ioredis then connects only for pub/sub (its duplicates).
-  const commands = createRespConnection(options.url, options);
-  const client = createRedisConnection(options.url, options, commands !== undefined);
-  return new RedisLockDriver({ client, commands, ownsClient: true, settings: options, target: options.url.redacted });
+  return new RedisLockDriver({ ...createLockConnections(options.url, options), ownsClient: true, settings: options, target: options.url.redacted });
 }

@@ -2,7 +2,7 @@
  * What `@distlock/redlock` and the workspace's bench and fault tools share with this package: connections,
  * scripts and waiting. Not part of the public API; it changes without notice.
  */
-export { createRedisConnection, createRespConnection } from "./connection/create-redis-connection.js";
+export { createLockConnections, createRespConnection, type LockConnections } from "./connection/create-redis-connection.js";
 export type { RespConnection } from "./connection/resp-connection.js";
 export { createRedisLockDriver } from "./create-redis-lock-driver.js";
 export { CLUSTER_SLOTS, keySlot } from "./keys/key-slot.js";

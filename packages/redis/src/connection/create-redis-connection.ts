@@ -55,6 +55,21 @@ export function createRedisConnection(url: LockUrl, settings: Pick<ResolvedRedis
   return new Redis({ ...common, host, port, db, retryStrategy: reconnectDelay, ...(tls ? { tls: { servername: host } } : {}) });
 }
 
+/** The connections a provider makes for a URL: its lock calls go on `commands` when there is one, pub/sub on `client`'s duplicates. */
+export interface LockConnections {
+  readonly client: Redis | Cluster;
+  readonly commands: RespConnection | undefined;
+}
+
+/**
+ * On one server, the lean connection for the lock calls and an ioredis client that connects only when pub/sub
+ * duplicates it; for Sentinel and Cluster, ioredis alone.
+ */
+export function createLockConnections(url: LockUrl, settings: Pick<ResolvedRedisLockOptions, "connectTimeoutMs">): LockConnections {
+  const commands = createRespConnection(url, settings);
+  return { client: createRedisConnection(url, settings, commands !== undefined), commands };
+}
+
 /**
  * The hot path's lean connection to a `redis://` or `rediss://` URL (one server, no Sentinel or Cluster), with the
  * same reconnect backoff and connect timeout as `createRedisConnection`; undefined for the other variants.

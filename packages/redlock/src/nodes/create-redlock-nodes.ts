@@ -1,5 +1,5 @@
 import type { LockUrl } from "@distlock/core/driver";
-import { createRedisConnection, createRespConnection, type RespConnection } from "@distlock/redis/internal";
+import { createLockConnections, type LockConnections } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import { nodeName } from "./node-name.js";
@@ -11,13 +11,12 @@ export function createRedlockNodes(options: ResolvedRedlockLockOptions): Redlock
   const url = options.url;
   return url.hosts.map((host) => {
     const single: LockUrl = { ...url, scheme: "redis", backend: "redis", variant: undefined, hosts: [host], params: new URLSearchParams() };
-    // The lock calls take the lean connection; ioredis then connects only for pub/sub (its duplicates).
-    const commands = createRespConnection(single, options);
-    return node(createRedisConnection(single, options, true) as Redis, true, nodeName(host), options, commands);
+    const { client, commands } = createLockConnections(single, options);
+    return node(client as Redis, true, nodeName(host), options, commands);
   });
 }
 
-function node(client: Redis, ownsClient: boolean, name: string, settings: ResolvedRedlockLockOptions, commands?: RespConnection): RedlockNode {
+function node(client: Redis, ownsClient: boolean, name: string, settings: ResolvedRedlockLockOptions, commands?: LockConnections["commands"]): RedlockNode {
   return new RedlockNode({
     client,
     ownsClient,
