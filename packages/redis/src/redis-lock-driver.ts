@@ -126,9 +126,9 @@ export class RedisLockDriver implements LockDriver {
       ...this.#scriptOutcomes("release", QUEUED_RELEASE_SCRIPT),
       value: (reply, { request }) => {
         const left = reply as ReleaseReply;
-        if (typeof request !== "string") this.#settleOffer(request, left);
-        else if (left === 0) this.#localLines?.passed(request, false);
-        return left === 0 || typeof left !== "number" ? FREED : left < 0 ? NOT_HELD : { held: true, holdCount: left };
+        if (typeof left !== "number") return this.#passedLocally(request as LocalOffer, left);
+        if (left === 0) this.#localLines?.passed(typeof request === "string" ? request : request.key, false);
+        return left === 0 ? FREED : left < 0 ? NOT_HELD : { held: true, holdCount: left };
       },
     };
   }
@@ -164,15 +164,12 @@ export class RedisLockDriver implements LockDriver {
   /** Drops one level; at zero the lock goes to the next waiter of this process (within `localPasses`) or to the line. */
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
     const keys = [this.layout.tag(key)];
-    const waiter = this.#localLines?.next(key, ownerSecret);
+    const lines = this.#localLines;
+    const waiter = lines?.next(key, ownerSecret);
     const call: ScriptCall<LocalOffer | string> =
-      waiter === undefined
+      lines === undefined || waiter === undefined
         ? { keys, args: [ownerSecret], request: key }
-        : {
-            keys,
-            args: [ownerSecret, waiter.waiterId, this.#localLines?.mayJump(key) === true ? "1" : "0"],
-            request: { key, waiter, sentAt: monotonicNow() },
-          };
+        : { keys, args: [ownerSecret, waiter.waiterId, lines.mayJump(key) ? "1" : "0"], request: { key, waiter, sentAt: monotonicNow() } };
     const reply = QUEUED_RELEASE_SCRIPT.send(this.#target, call.keys, call.args);
     return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#releaseOutcomes, call);
   }
@@ -232,15 +229,11 @@ export class RedisLockDriver implements LockDriver {
     return this.#awaitReplicas(request.key, request.ownerSecret).then(() => result);
   }
 
-  /** A release that offered the lock to `offer.waiter`: hands it the grant if the script passed it, and counts the pass. */
-  #settleOffer(offer: LocalOffer, reply: ReleaseReply): void {
-    if (typeof reply === "number") {
-      if (reply <= 0) this.#localLines?.passed(offer.key, false);
-      return;
-    }
-    const [token, ttlMs, jumped] = reply;
+  /** The release script passed the lock to `offer.waiter`: counts the pass and hands the waiter its grant. */
+  #passedLocally(offer: LocalOffer, [token, ttlMs, jumped]: [string, number, number]): typeof FREED {
     this.#localLines?.passed(offer.key, jumped === 1);
     offer.waiter.take({ fencingToken: BigInt(token), ttlMs: Number(ttlMs), grantedAt: offer.sentAt });
+    return FREED;
   }
 
   #releaseLateGrant(key: string, ownerSecret: string, reply: unknown): void {
