@@ -29,6 +29,12 @@ export function describeSessionConformance(name: string, url: string, server: Se
 
 export const uniqueKey = (name: string) => `${name}-${crypto.randomUUID()}`;
 
+/** Blocks the event loop, as a GC pause or SIGSTOP would: no timer can run meanwhile. */
+function freeze(ms: number): void {
+  const until = monotonicNow() + ms;
+  while (monotonicNow() < until) {}
+}
+
 export function abortedWith(signal: AbortSignal): Promise<unknown> {
   return signal.aborted ? Promise.resolve(signal.reason) : once(signal, "abort").then(() => signal.reason);
 }
@@ -76,6 +82,17 @@ export function sessionLossTests(setup: SessionLossSetup): void {
     expect(next.fencingToken as bigint).toBeGreaterThan(lock.fencingToken as bigint);
     await expect(lock.release()).rejects.toMatchObject({ code: LockErrorCode.LockLost });
     await next.release();
+  });
+
+  // Found by the fault matrix's holder-sigstop row: a critical section whose timer expired before the lease did runs
+  // first after a pause, and must see the lease gone although the deadline timer has not run yet.
+  it("lock.signal, read before a pause, reads as aborted once the lease ran out, before any timer could run", async () => {
+    const lock = await provider().acquire(uniqueKey("frozen"), { ttlMs: 1_000, autoRenew: false });
+    expect(lock.signal.aborted).toBe(false);
+    freeze(1_100);
+    expect(lock.signal.aborted).toBe(true);
+    expect(LockError.is(lock.signal.reason, LockErrorCode.LockLost)).toBe(true);
+    await lock.release().catch(() => undefined);
   });
 
   it("frees the key of a SIGKILLed holder process as soon as the server sees its socket close", async () => {

@@ -31,7 +31,10 @@ export class SessionLockHandle implements Lock {
     return this.#lock.validUntil;
   }
   get signal(): AbortSignal {
-    this.#signal ??= AbortSignal.any([this.#hold.lost, this.#lock.signal]);
+    // Core's getter checks the lease deadline on every read (its timer may not have run yet after a pause), and the
+    // combined signal follows it at once: read it every time, not only when combining.
+    const lease = this.#lock.signal;
+    this.#signal ??= AbortSignal.any([this.#hold.lost, lease]);
     return this.#signal;
   }
 
