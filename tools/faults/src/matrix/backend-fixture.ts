@@ -18,7 +18,19 @@ import type { FenceKind } from "../fence/fenced-resource.js";
 import type { FaultName } from "./fault-name.js";
 
 /** Backends of the matrix. */
-export const BACKEND_NAMES = ["sqlite", "postgres", "mysql", "redis", "redis-cluster", "redis-sentinel", "redis-sentinel-wait1", "redlock", "etcd"] as const;
+export const BACKEND_NAMES = [
+  "sqlite",
+  "postgres",
+  "mysql",
+  "postgres-session",
+  "mysql-session",
+  "redis",
+  "redis-cluster",
+  "redis-sentinel",
+  "redis-sentinel-wait1",
+  "redlock",
+  "etcd",
+] as const;
 
 export type BackendName = (typeof BACKEND_NAMES)[number];
 
@@ -59,6 +71,8 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   sqlite: PROCESS_FAULTS,
   postgres: SERVER_FAULTS,
   mysql: SERVER_FAULTS,
+  "postgres-session": SERVER_FAULTS,
+  "mysql-session": SERVER_FAULTS,
   redis: SERVER_FAULTS,
   // The cluster client connects to the addresses the nodes announce, not to a proxy in front of the seeds: no network-cut.
   "redis-cluster": [...PROCESS_FAULTS, "server-restart"],
@@ -102,6 +116,28 @@ function fixture(init: Omit<BackendFixture, typeof Symbol.asyncDispose>): Backen
   return { ...init, [Symbol.asyncDispose]: () => init.close() };
 }
 
+/**
+ * PostgreSQL or MariaDB, in table mode or (a `-session` backend) in session mode: advisory locks, `GET_LOCK`. Both
+ * modes run on the same server and TTL, so their rows compare.
+ */
+function startSqlBackend(
+  backend: "postgres" | "postgres-session" | "mysql" | "mysql-session",
+  server: ManagedServer & { readonly url: string },
+  fence: FenceKind,
+) {
+  const mode = backend.endsWith("-session") ? "&mode=session" : "";
+  return fixture({
+    backend,
+    url: `${server.url}?queryTimeoutMs=1000&connectTimeoutMs=1000${mode}`,
+    ttlMs: 1_000,
+    faults: BACKEND_FAULTS[backend],
+    fence,
+    restartable: [server],
+    restartDownMs: 300,
+    close: () => server.close(),
+  });
+}
+
 /** Starts the servers of one backend. */
 export async function startBackend(backend: BackendName): Promise<BackendFixture> {
   switch (backend) {
@@ -118,34 +154,12 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         close,
       });
     }
-    case "postgres": {
-      const server = await startPostgres();
-      const url = `${server.url}?queryTimeoutMs=1000&connectTimeoutMs=1000`;
-      return fixture({
-        backend,
-        url,
-        ttlMs: 1_000,
-        faults: BACKEND_FAULTS[backend],
-        fence: "postgres",
-        restartable: [server],
-        restartDownMs: 300,
-        close: () => server.close(),
-      });
-    }
-    case "mysql": {
-      const server = await startMariadb();
-      const url = `${server.url}?queryTimeoutMs=1000&connectTimeoutMs=1000`;
-      return fixture({
-        backend,
-        url,
-        ttlMs: 1_000,
-        faults: BACKEND_FAULTS[backend],
-        fence: "mariadb",
-        restartable: [server],
-        restartDownMs: 300,
-        close: () => server.close(),
-      });
-    }
+    case "postgres":
+    case "postgres-session":
+      return startSqlBackend(backend, await startPostgres(), "postgres");
+    case "mysql":
+    case "mysql-session":
+      return startSqlBackend(backend, await startMariadb(), "mariadb");
     case "redis": {
       const server = await startRedis();
       const url = `${server.url}?commandTimeoutMs=500&connectTimeoutMs=500`;
