@@ -1,9 +1,11 @@
 import { MemoryLockProvider, MemoryLockStore } from "@distlock/core";
-import { SpanStatusCode } from "@opentelemetry/api";
-import { afterEach, describe, expect, it } from "vitest";
+import { type DiagLogger, DiagLogLevel, diag, SpanStatusCode } from "@opentelemetry/api";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { instrumentLocks, type LockInstrumentation } from "./instrument-locks.js";
 import { LOCK_METRICS } from "./names.js";
 import { contendedRun, expectContendedRunRecorded, OWNER_SECRET, spanAttributeText, TestTelemetry } from "./telemetry.test-support.js";
+
+const silentLogger: DiagLogger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined, verbose: () => undefined };
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -134,14 +136,39 @@ describe("instrumentLocks on the memory backend", () => {
     expect(telemetry.spans("distlock.acquire")).toHaveLength(2);
   });
 
+  it("records a call's span shortly after the call, timed from the call to its outcome", async () => {
+    const { telemetry, store } = setUp();
+    const provider = memoryProvider(store);
+    const before = performance.now();
+    const lock = await provider.acquire("k");
+    const after = performance.now();
+    expect(telemetry.spans("distlock.acquire")).toHaveLength(0);
+    await vi.waitFor(() => expect(telemetry.spans("distlock.acquire")).toHaveLength(1), { timeout: 2_000, interval: 5 });
+    const [span] = telemetry.spans("distlock.acquire");
+    // The SDK shifts explicit times onto the wall clock, so compare durations: the span covers the call, not the recording.
+    const durationMs = (span?.duration[0] ?? -1) * 1000 + (span?.duration[1] ?? 0) / 1e6;
+    expect(durationMs).toBeGreaterThanOrEqual(0);
+    expect(durationMs).toBeLessThanOrEqual(after - before);
+    expect(span?.attributes["distlock.fencing_token"]).toBe(String(lock.fencingToken));
+    await lock.release();
+  });
+
   it("keeps a throwing keyLabel from reaching the locking code", async () => {
-    const { telemetry, store } = setUp({
+    const { telemetry, instrumentation, store } = setUp({
       keyLabel: () => {
         throw new Error("bad label");
       },
     });
+    const errors: unknown[][] = [];
+    diag.setLogger({ ...silentLogger, error: (...args: unknown[]) => errors.push(args) }, DiagLogLevel.ERROR);
+    cleanups.push(() => diag.disable());
     const provider = memoryProvider(store);
     await (await provider.acquire("k")).release();
+    // Recorded later on a timer: a throw there would be an uncaught exception, not this logged error.
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 2_000, interval: 5 });
+    expect(String(errors[0]?.[1])).toContain("bad label");
+    await (await provider.acquire("k")).release();
+    expect(() => instrumentation.flush()).not.toThrow();
     expect(spanAttributeText(telemetry.spans())).not.toContain("bad label");
   });
 });

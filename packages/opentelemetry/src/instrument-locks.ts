@@ -1,4 +1,5 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { performance } from "node:perf_hooks";
 import type {
   AcquireAbortedEvent,
   AcquireErrorEvent,
@@ -13,22 +14,22 @@ import type {
 } from "@distlock/core";
 import { LOCK_CHANNELS } from "@distlock/core";
 import {
-  type Attributes,
+  type Context,
   context,
-  diag,
   type MeterProvider,
   metrics,
   type ObservableCounter,
   type ObservableUpDownCounter,
-  type Span,
-  SpanStatusCode,
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
+import { type PendingCall, recordAcquireSpan, startAcquireSpan } from "./acquire-span.js";
 import { AttributeSets } from "./attribute-sets.js";
+import { DeferredEvents, type EventRecorder } from "./deferred-events.js";
 import { errorType, type KeyAttributeOptions } from "./key-attribute.js";
-import { type AcquireOutcome, type HoldOutcome, INSTRUMENTATION_SCOPE, LOCK_ATTRIBUTES, LOCK_METRICS, LOCK_SPANS } from "./names.js";
+import { type AcquireOutcome, type HoldOutcome, INSTRUMENTATION_SCOPE, LOCK_METRICS } from "./names.js";
 import { packageVersion } from "./package-version.js";
+import { SeenHolds } from "./seen-holds.js";
 import { Tally } from "./tally.js";
 
 /** Options of `instrumentLocks`. */
@@ -45,30 +46,31 @@ export interface InstrumentLocksOptions extends KeyAttributeOptions {
 
 /** A running instrumentation; `close()` (or `using`) unsubscribes from core's channels. */
 export interface LockInstrumentation extends Disposable {
-  /** Unsubscribes, ends the spans of calls still in flight and takes them off the waiter gauge; idempotent. */
+  /**
+   * Records the events still queued now (they are recorded anyway later in the event-loop turn they happened in, and
+   * before every metric collection): call it before reading spans right after a lock call, e.g. in a test.
+   */
+  flush(): void;
+  /** Records what is queued, unsubscribes, ends the spans of calls still in flight and takes them off the waiter gauge; idempotent. */
   close(): void;
 }
 
 /** Wait and hold time buckets in seconds: a millisecond up to five minutes. */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
-/** One acquire call between its start and its outcome. */
-interface PendingCall {
-  readonly span: Span | undefined;
-  /** The attributes the waiter gauge went up with (undefined: not counted, e.g. tryAcquire). */
-  readonly waiting: Attributes | undefined;
-}
-
 /**
  * Records OpenTelemetry metrics, and a span per acquire call, for every lock of every backend in this process, from
  * core's `diagnostics_channel` events (`LOCK_CHANNELS`). Attributes name the backend and operation, the key only when
- * `keyAttribute`/`keyLabel` ask for it, never the owner.
+ * `keyAttribute`/`keyLabel` ask for it, never the owner. A listener only queues its event: the recording runs later in
+ * the same event-loop turn (see `DeferredEvents`), and before every metric collection.
  */
 export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstrumentation {
   const version = packageVersion();
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE, version);
   const tracer = options.spans === false ? undefined : (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE, version);
   const recordMetrics = options.metrics !== false;
+  const deferred = new DeferredEvents();
+  const flush = () => deferred.flush();
   const advice = { explicitBucketBoundaries: DURATION_BUCKETS };
   const waitDuration = meter.createHistogram(LOCK_METRICS.waitDuration, {
     unit: "s",
@@ -80,7 +82,16 @@ export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstr
     description: "Time a lock was held, from its grant to its last release or its loss.",
     advice,
   });
-  const counters = {
+  const observable = (instrument: ObservableCounter | ObservableUpDownCounter): Tally => {
+    const tally = new Tally();
+    // The SDK reads asynchronous instruments before the histograms: events still queued are recorded first.
+    instrument.addCallback((result) => {
+      flush();
+      tally.observe(result);
+    });
+    return tally;
+  };
+  const tallies = {
     acquisitions: observable(
       meter.createObservableCounter(LOCK_METRICS.acquisitions, { unit: "{call}", description: "Acquire calls that ended, by outcome." }),
     ),
@@ -100,99 +111,76 @@ export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstr
   };
 
   const pending = new Map<number, PendingCall>();
-  /** Holds per backend and key whose grant was seen, so a hold granted before instrumenting never takes the gauge below 0. */
-  const holds = new Map<string, number>();
-  const holdKey = (event: { backend: string; key: string }) => `${event.backend}\0${event.key}`;
+  const seenHolds = new SeenHolds();
   const sets = new AttributeSets(options);
-  const operation = (event: AcquireEventBase) => [LOCK_ATTRIBUTES.operation, event.operation] as const;
 
-  function onStart(event: AcquireStartEvent): void {
-    const callAttributes = sets.of(event, operation(event));
-    const waiting = recordMetrics && event.operation === "acquire" ? callAttributes : undefined;
-    if (waiting !== undefined) counters.waiters.tally.add(waiting, 1);
-    const span = tracer?.startSpan(LOCK_SPANS.acquire, { attributes: callAttributes }, context.active());
-    if (event.waitMs !== undefined) span?.setAttribute(LOCK_ATTRIBUTES.waitBudgetMs, event.waitMs);
-    pending.set(event.callId, { span, waiting });
+  function recordStart(event: AcquireStartEvent, startedAt: number, parent: Context | undefined): void {
+    const attributes = sets.of(event).calls[event.operation];
+    const waiting = recordMetrics && event.operation === "acquire";
+    if (waiting) tallies.waiters.add(attributes, 1);
+    pending.set(event.callId, { attributes, waitBudgetMs: event.waitMs, waiting, startedAt, parent });
   }
 
-  /** Ends the call's span and waiter count, and counts the outcome; the extra attributes go on the span only. */
-  function onOutcome(event: AcquireEventBase & { waitMs: number }, outcome: AcquireOutcome, error?: unknown): void {
+  /** Ends the call's waiter count, counts the outcome and records its span, which ended at `endedAt`. */
+  function recordOutcome(event: AcquireEventBase & { waitMs: number }, outcome: AcquireOutcome, endedAt: number, error?: unknown): void {
     const call = pending.get(event.callId);
     pending.delete(event.callId);
-    if (call?.waiting !== undefined) counters.waiters.tally.add(call.waiting, -1);
+    if (call?.waiting === true) tallies.waiters.add(call.attributes, -1);
     if (recordMetrics) {
-      const outcomeAttributes = sets.of(event, operation(event), [LOCK_ATTRIBUTES.outcome, outcome]);
-      counters.acquisitions.tally.add(
-        outcome === "error"
-          ? sets.of(event, operation(event), [LOCK_ATTRIBUTES.outcome, outcome], [LOCK_ATTRIBUTES.errorType, errorType(error)])
-          : outcomeAttributes,
-        1,
-      );
-      if (outcome !== "error") waitDuration.record(event.waitMs / 1000, outcomeAttributes);
-      if (outcome === "timeout") counters.timeouts.tally.add(sets.of(event, operation(event)), 1);
+      const labelSets = sets.of(event);
+      if (outcome === "error") tallies.acquisitions.add(labelSets.failure(event.operation, errorType(error)), 1);
+      else {
+        const outcomeAttributes = labelSets.outcomes[event.operation][outcome];
+        tallies.acquisitions.add(outcomeAttributes, 1);
+        waitDuration.record(event.waitMs / 1000, outcomeAttributes);
+        if (outcome === "timeout") tallies.timeouts.add(labelSets.calls[event.operation], 1);
+      }
     }
-    const span = call?.span;
-    if (span === undefined) return;
-    span.setAttribute(LOCK_ATTRIBUTES.outcome, outcome);
-    if (outcome === "timeout" && event.operation === "acquire") span.setStatus({ code: SpanStatusCode.ERROR, message: "lock wait timed out" });
-    if (outcome === "error") {
-      span.setAttribute(LOCK_ATTRIBUTES.errorType, errorType(error));
-      if (error instanceof Error) span.recordException(error);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-    }
-    span.end();
+    if (tracer !== undefined && call !== undefined) recordAcquireSpan(tracer, call, event, outcome, endedAt, error);
   }
 
-  function onGranted(event: AcquireGrantedEvent): void {
-    const span = pending.get(event.callId)?.span;
-    if (event.fencingToken !== null) span?.setAttribute(LOCK_ATTRIBUTES.fencingToken, event.fencingToken.toString());
-    span?.setAttribute(LOCK_ATTRIBUTES.holdCount, event.holdCount);
+  function recordGranted(event: AcquireGrantedEvent, endedAt: number): void {
     if (recordMetrics && event.holdCount === 1) {
-      holds.set(holdKey(event), (holds.get(holdKey(event)) ?? 0) + 1);
-      counters.held.tally.add(sets.of(event), 1);
+      seenHolds.granted(event);
+      tallies.held.add(sets.of(event).base, 1);
     }
-    onOutcome(event, "granted");
+    recordOutcome(event, "granted", endedAt);
   }
 
-  function onHoldEnd(event: ReleaseEvent | LostEvent, outcome: HoldOutcome): void {
+  function recordHoldEnd(event: ReleaseEvent | LostEvent, outcome: HoldOutcome): void {
     if (!recordMetrics) return;
-    const key = holdKey(event);
-    const count = holds.get(key) ?? 0;
-    if (count > 0) {
-      if (count === 1) holds.delete(key);
-      else holds.set(key, count - 1);
-      counters.held.tally.add(sets.of(event), -1);
-    }
-    holdDuration.record(event.holdMs / 1000, sets.of(event, [LOCK_ATTRIBUTES.outcome, outcome]));
-    if (outcome === "lost") counters.lost.tally.add(sets.of(event), 1);
+    const labelSets = sets.of(event);
+    if (seenHolds.ended(event)) tallies.held.add(labelSets.base, -1);
+    holdDuration.record(event.holdMs / 1000, labelSets.holdEnds[outcome]);
+    if (outcome === "lost") tallies.lost.add(labelSets.base, 1);
   }
 
-  const listeners: Record<string, (event: never) => void> = {
-    [LOCK_CHANNELS.acquireStart]: onStart,
-    [LOCK_CHANNELS.acquireGranted]: onGranted,
-    [LOCK_CHANNELS.acquireTimeout]: (event: AcquireTimeoutEvent) => onOutcome(event, "timeout"),
-    [LOCK_CHANNELS.acquireAborted]: (event: AcquireAbortedEvent) => onOutcome(event, "aborted"),
-    [LOCK_CHANNELS.acquireError]: (event: AcquireErrorEvent) => onOutcome(event, "error", event.error),
-    [LOCK_CHANNELS.release]: (event: ReleaseEvent) => onHoldEnd(event, "released"),
-    [LOCK_CHANNELS.lost]: (event: LostEvent) => onHoldEnd(event, "lost"),
+  const recorders: Record<string, EventRecorder> = {
+    [LOCK_CHANNELS.acquireStart]: recordStart,
+    [LOCK_CHANNELS.acquireGranted]: recordGranted,
+    [LOCK_CHANNELS.acquireTimeout]: (event: AcquireTimeoutEvent, endedAt: number) => recordOutcome(event, "timeout", endedAt),
+    [LOCK_CHANNELS.acquireAborted]: (event: AcquireAbortedEvent, endedAt: number) => recordOutcome(event, "aborted", endedAt),
+    [LOCK_CHANNELS.acquireError]: (event: AcquireErrorEvent, endedAt: number) => recordOutcome(event, "error", endedAt, event.error),
+    [LOCK_CHANNELS.release]: (event: ReleaseEvent) => recordHoldEnd(event, "released"),
+    [LOCK_CHANNELS.lost]: (event: LostEvent) => recordHoldEnd(event, "lost"),
     [LOCK_CHANNELS.renew]: (event: RenewEvent) => {
-      if (recordMetrics) counters.renewals.tally.add(sets.of(event), 1);
+      if (recordMetrics) tallies.renewals.add(sets.of(event).base, 1);
     },
     [LOCK_CHANNELS.renewFailure]: (event: RenewFailureEvent) => {
-      if (recordMetrics) counters.renewalFailures.tally.add(sets.of(event, [LOCK_ATTRIBUTES.errorType, errorType(event.error)]), 1);
+      if (recordMetrics) tallies.renewalFailures.add(sets.of(event).renewFailure(errorType(event.error)), 1);
     },
   };
-  // A throwing subscriber would surface as an uncaught exception in the locking process: log instead.
-  const subscribed = Object.entries(listeners).map(([name, listener]) => {
-    const guarded = (event: unknown) => {
-      try {
-        listener(event as never);
-      } catch (error) {
-        diag.error(`${INSTRUMENTATION_SCOPE}: the ${name} listener failed`, error);
-      }
-    };
-    subscribe(name, guarded);
-    return () => unsubscribe(name, guarded);
+  // Spans need what is true only when the event happens: the time of a call's start and outcome, the caller's context.
+  const listen = (recorder: EventRecorder) =>
+    tracer === undefined
+      ? (event: unknown) => deferred.add(recorder, event, 0, undefined)
+      : recorder === recordStart
+        ? (event: unknown) => deferred.add(recorder, event, performance.now(), context.active())
+        : (event: unknown) => deferred.add(recorder, event, performance.now(), undefined);
+  const subscribed = Object.entries(recorders).map(([name, recorder]) => {
+    const listener = listen(recorder);
+    subscribe(name, listener);
+    return () => unsubscribe(name, listener);
   });
 
   let closed = false;
@@ -200,19 +188,14 @@ export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstr
     if (closed) return;
     closed = true;
     for (const unsubscribeOne of subscribed) unsubscribeOne();
+    flush();
     // Calls still in flight will publish no outcome we hear: end their spans and take them off the waiter gauge.
+    const closedAt = performance.now();
     for (const call of pending.values()) {
-      if (call.waiting !== undefined) counters.waiters.tally.add(call.waiting, -1);
-      call.span?.end();
+      if (call.waiting) tallies.waiters.add(call.attributes, -1);
+      if (tracer !== undefined) startAcquireSpan(tracer, call).end(closedAt);
     }
     pending.clear();
   };
-  return { close, [Symbol.dispose]: close };
-}
-
-/** An asynchronous instrument fed by a tally; after `close()` it keeps reporting the final counts, as a synchronous one would. */
-function observable(instrument: ObservableCounter | ObservableUpDownCounter): { tally: Tally } {
-  const tally = new Tally();
-  instrument.addCallback(tally.observe);
-  return { tally };
+  return { close, flush, [Symbol.dispose]: close };
 }

@@ -50,6 +50,7 @@ describe("withLockSpan", () => {
       request.end();
       return result;
     });
+    instrumentation.flush();
     const [request] = telemetry.spans("request");
     const [hold] = telemetry.spans("distlock.hold");
     const [acquire] = telemetry.spans("distlock.acquire");
