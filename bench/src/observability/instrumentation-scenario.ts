@@ -6,10 +6,12 @@ import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, Periodic
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
 import { type BenchRow, type BenchScale, type BenchTable, measureOps, scaledCount, summarizeTurns, type TurnSample } from "../harness/index.js";
 import { eventGateNs } from "./event-gate.js";
+import { type SdkReplay, sdkReplay } from "./sdk-replay.js";
 
 export const NO_SUBSCRIBER = "distlock, no subscriber";
 export const NOOP_SUBSCRIBERS = "distlock, a no-op subscriber on every channel";
 export const OPENTELEMETRY = "distlock + @distlock/opentelemetry (SDK metrics and spans)";
+export const SDK_REPLAY = "distlock, no subscriber, + the same SDK calls by hand (one span, two histogram records)";
 const ROUNDS = 6;
 const ITERATIONS = 6_000;
 const WARM_UP = 500;
@@ -19,6 +21,8 @@ interface Instrumented {
   readonly name: string;
   /** Starts listening; returns what stops it. */
   readonly listen: () => () => void;
+  /** Called after each acquire+release of its turns. */
+  readonly replay?: SdkReplay;
 }
 
 /** Uncontended Redis acquire+release with nobody listening to core's events, with no-op listeners, and with the OpenTelemetry SDK. */
@@ -28,23 +32,30 @@ export async function instrumentationScenario(url: string, scale: BenchScale): P
     { name: NO_SUBSCRIBER, listen: () => () => undefined },
     { name: NOOP_SUBSCRIBERS, listen: noopSubscribers },
     { name: OPENTELEMETRY, listen: () => disposer(instrumentLocks(telemetry)) },
+    { name: SDK_REPLAY, listen: () => () => undefined, replay: sdkReplay(telemetry) },
   ];
   const provider = new RedisLockProvider({ url });
+  let replay: SdkReplay | undefined;
   const loop = async (i: number) => {
+    const startedAt = performance.now();
     const lock = await provider.acquire(`bench:observability:${i % 2}`, { ttlMs: 10_000 });
+    const grantedAt = performance.now();
     await lock.release();
+    replay?.(startedAt, grantedAt, performance.now(), lock.fencingToken);
   };
   const perRound = Math.ceil(scaledCount(ITERATIONS, scale) / ROUNDS);
   const turns: TurnSample[][] = subjects.map(() => []);
   try {
     for (const subject of subjects) {
       const stop = subject.listen();
+      replay = subject.replay;
       for (let i = 0; i < scaledCount(WARM_UP, scale); i++) await loop(i);
       stop();
     }
     for (let round = 0; round < ROUNDS; round++) {
       for (const [index, subject] of subjects.entries()) {
         const stop = subject.listen();
+        replay = subject.replay;
         turns[index]?.push(await measureOps(loop, perRound));
         stop();
       }
@@ -73,6 +84,7 @@ export async function instrumentationScenario(url: string, scale: BenchScale): P
     ratioOf: "p50 µs",
     notes: [
       `- one RedisLockProvider, ${ROUNDS} interleaved rounds of ${perRound} acquire+release per subject; each subject listens only during its own turns`,
+      "- the SDK replay: no listener; after each acquire+release the loop itself makes the SDK calls instrumentLocks makes for it (an acquire span with its attributes, a wait and a hold histogram record), synchronously: the floor of any instrumentation with this SDK",
       "- OpenTelemetry: sdk-metrics MeterProvider with a periodic in-memory exporter (60 s), sdk-trace-base BasicTracerProvider with a batch processor into an in-memory exporter",
       "- the gate row: ns per call of the five hasSubscribers reads core makes before an acquire when nobody listens, and that as a share of the no-subscriber p50",
     ],
