@@ -1,6 +1,6 @@
 import type { Lock } from "@distlock/core";
 import { fencedUpdate } from "@distlock/fence/sql";
-import { type BenchRow, type BenchScale, type BenchTable, measureOps, scaledCount, summarizeTurns, type TurnSample } from "../harness/index.js";
+import { type BenchRow, type BenchScale, type BenchTable, measureOps, scaledCount, summarizeTurns, type TurnSample, turnOrder } from "../harness/index.js";
 import { type BenchDb, ROW, TABLE } from "./price-table.js";
 
 export const PLAIN_UPDATE = "plain UPDATE (kysely)";
@@ -21,7 +21,7 @@ export async function fencedUpdateScenario(db: BenchDb, lock: Lock, scale: Bench
   for (const [, update] of subjects) for (let i = 0; i < scaledCount(WARM_UP, scale); i++) await update(i);
   const turns: TurnSample[][] = subjects.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [index, [, update]] of subjects.entries()) turns[index]?.push(await measureOps(update, perRound));
+    for (const [index, [, update]] of turnOrder(subjects, round)) turns[index]?.push(await measureOps(update, perRound));
   }
   const rows: BenchRow[] = subjects.map(([subject], index) => ({
     scenario: "one UPDATE of one row",

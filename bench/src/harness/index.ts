@@ -16,5 +16,5 @@ export { type LinePlot, type PlotSeries, renderLinePlot } from "./svg-line-plot.
 export { type SweepPlot, sweepPlots } from "./sweep-plots.js";
 export { type SweepTargetSpec, sweepTargets } from "./sweep-targets.js";
 export { clientCpuPerOp, measureOps, median, summarizeTurns, type TurnSample } from "./turn-summary.js";
-export { type UncontendedRun, uncontendedScenario } from "./uncontended-scenario.js";
+export { turnOrder, type UncontendedRun, uncontendedScenario } from "./uncontended-scenario.js";
 export { runInProcesses, serveOneTask } from "./worker-processes.js";

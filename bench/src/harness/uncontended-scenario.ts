@@ -41,7 +41,7 @@ export async function uncontendedScenario<S extends LockSubject>(run: Uncontende
   const opened: Array<OpenSubject | undefined> = run.subjects.map(() => undefined);
   const turns: TurnSample[][] = run.subjects.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [index, subject] of run.subjects.entries()) {
+    for (const [index, subject] of turnOrder(run.subjects, round)) {
       const key = `${run.keyPrefix}${subject.id}`;
       let open = opened[index];
       if (open === undefined) {
@@ -69,8 +69,17 @@ export async function uncontendedScenario<S extends LockSubject>(run: Uncontende
   };
 }
 
+/**
+ * The subjects of `round` with their indexes, in reverse order every other round: a turn can be charged for the
+ * garbage the turn before it left (a collection that starts in it), so no subject always follows the same one.
+ */
+export function turnOrder<T>(subjects: readonly T[], round: number): Array<[number, T]> {
+  const order = [...subjects.entries()];
+  return round % 2 === 0 ? order : order.reverse();
+}
+
 const UNCONTENDED_NOTE =
-  "- ops/s, the p50s and every per-op column: the median of the rounds' values; p99: over every sample of every round. client user/sys/CPU µs/op: `process.cpuUsage()` of the bench process, where every subject's client runs, around each turn (the total is exact; Linux splits it into user and sys by sampling at its timer tick, so the split of a short turn is rough)";
+  "- subjects take turns in one order in even rounds and in the reverse order in odd ones; ops/s, the p50s and every per-op column: the median of the rounds' values; p99: over every sample of every round. client user/sys/CPU µs/op: `process.cpuUsage()` of the bench process, where every subject's client runs, around each turn (the total is exact; Linux splits it into user and sys by sampling at its timer tick, so the split of a short turn is rough)";
 
 /** One turn of `perRound` serial acquire+release: latencies, wall time, the client's CPU time and the server's counts. */
 async function measureTurn<S extends LockSubject>(run: UncontendedRun<S>, subject: S, open: OpenSubject, key: string, perRound: number): Promise<TurnSample> {

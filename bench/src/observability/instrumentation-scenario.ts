@@ -4,7 +4,7 @@ import { instrumentLocks } from "@distlock/opentelemetry";
 import { RedisLockProvider } from "@distlock/redis";
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
-import { type BenchRow, type BenchScale, type BenchTable, measureOps, scaledCount, summarizeTurns, type TurnSample } from "../harness/index.js";
+import { type BenchRow, type BenchScale, type BenchTable, measureOps, scaledCount, summarizeTurns, type TurnSample, turnOrder } from "../harness/index.js";
 import { eventGateNs } from "./event-gate.js";
 import { type SdkReplay, sdkReplay } from "./sdk-replay.js";
 
@@ -53,7 +53,7 @@ export async function instrumentationScenario(url: string, scale: BenchScale): P
       stop();
     }
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [index, subject] of subjects.entries()) {
+      for (const [index, subject] of turnOrder(subjects, round)) {
         const stop = subject.listen();
         replay = subject.replay;
         turns[index]?.push(await measureOps(loop, perRound));
