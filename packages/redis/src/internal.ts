@@ -3,6 +3,7 @@
  * scripts and waiting. Not part of the public API; it changes without notice.
  */
 export { createLockConnections, createRespConnection, type LockConnections } from "./connection/create-redis-connection.js";
+export { LastConnectionError } from "./connection/last-connection-error.js";
 export type { RespConnection } from "./connection/resp-connection.js";
 export { createRedisLockDriver } from "./create-redis-lock-driver.js";
 export { CLUSTER_SLOTS, keySlot } from "./keys/key-slot.js";

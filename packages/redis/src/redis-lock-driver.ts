@@ -1,4 +1,3 @@
-import type { EventEmitter } from "node:events";
 import { BackendUnavailableError, type LockCapabilities, type LockState } from "@distlock/core";
 import {
   CallDeadlines,
@@ -10,9 +9,9 @@ import {
   type DriverWait,
   type LockDriver,
   monotonicNow,
-  redactCredentials,
 } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
+import { LastConnectionError } from "./connection/last-connection-error.js";
 import type { RespConnection } from "./connection/resp-connection.js";
 import { keySlot } from "./keys/key-slot.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
@@ -76,7 +75,7 @@ export class RedisLockDriver implements LockDriver {
   readonly #client: Redis | Cluster;
   readonly #target: RedisCommands;
   readonly #subscriber: ReleaseSubscriber;
-  #lastConnectionError: string | undefined;
+  readonly #connectionErrors = new LastConnectionError();
   #warnedAboutWait = false;
   readonly #queue: QueueAccess;
   readonly #deadlines = new CallDeadlines();
@@ -95,9 +94,9 @@ export class RedisLockDriver implements LockDriver {
     this.layout = new RedisKeyLayout(config.settings.prefix);
     const { localPasses, waitForReplicas } = config.settings;
     this.#localLines = localPasses > 0 && waitForReplicas === 0 ? new LocalLines(localPasses) : undefined;
-    if (config.ownsClient) this.#trackErrors(config.commands ?? config.client);
+    if (config.ownsClient) this.#connectionErrors.track(config.commands ?? config.client);
     this.#subscriber = new ReleaseSubscriber({
-      connect: () => this.#trackErrors(config.client.isCluster ? (config.client as Cluster).duplicate() : (config.client as Redis).duplicate()),
+      connect: () => this.#connectionErrors.track(config.client.isCluster ? (config.client as Cluster).duplicate() : (config.client as Redis).duplicate()),
       bound: (operation, call) => this.#bound(operation, call),
       unsubscribeDelayMs: config.settings.unsubscribeDelayMs,
     });
@@ -290,19 +289,6 @@ export class RedisLockDriver implements LockDriver {
 
   #failure(operation: string, error: unknown): Error {
     if (BackendUnavailableError.is(error)) return error;
-    const message = redactCredentials(error instanceof Error ? error.message : String(error));
-    const lastError =
-      this.#lastConnectionError === undefined || message.includes(this.#lastConnectionError) ? "" : ` (last connection error: ${this.#lastConnectionError})`;
-    return new BackendUnavailableError("redis", `${operation} on ${this.#config.target} failed: ${message}${lastError}`, { cause: error });
-  }
-
-  #trackErrors<C extends EventEmitter>(client: C): C {
-    client.on("error", (error: Error) => {
-      this.#lastConnectionError = redactCredentials(error.message);
-    });
-    client.on("ready", () => {
-      this.#lastConnectionError = undefined;
-    });
-    return client;
+    return new BackendUnavailableError("redis", `${operation} on ${this.#config.target} failed: ${this.#connectionErrors.explain(error)}`, { cause: error });
   }
 }

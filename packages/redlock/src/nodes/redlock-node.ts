@@ -1,6 +1,13 @@
 import { BackendUnavailableError } from "@distlock/core";
-import { CallDeadlines, monotonicNow, redactCredentials } from "@distlock/core/driver";
-import { type ChannelListener, type RedisScript, ReleaseSubscriber, type RespConnection, type ScriptTarget } from "@distlock/redis/internal";
+import { CallDeadlines, monotonicNow } from "@distlock/core/driver";
+import {
+  type ChannelListener,
+  LastConnectionError,
+  type RedisScript,
+  ReleaseSubscriber,
+  type RespConnection,
+  type ScriptTarget,
+} from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 
 /** One independent Redis master of a Redlock quorum. */
@@ -29,7 +36,7 @@ export class RedlockNode {
   readonly #commands: ScriptTarget & { readonly status: string };
   readonly #createdAt = monotonicNow();
   readonly #deadlines = new CallDeadlines();
-  #lastConnectionError: string | undefined;
+  readonly #connectionErrors = new LastConnectionError();
   #connected = false;
   #subscriberConnection: Redis | undefined;
 
@@ -37,10 +44,10 @@ export class RedlockNode {
     this.#config = Object.freeze({ ...config });
     this.name = config.name;
     this.#commands = config.commands ?? (config.client as unknown as ScriptTarget & { readonly status: string });
-    if (config.ownsClient) this.#trackErrors(config.commands ?? config.client);
+    if (config.ownsClient) this.#connectionErrors.track(config.commands ?? config.client);
     this.#subscriber = new ReleaseSubscriber({
       connect: () => {
-        this.#subscriberConnection = this.#trackErrors(config.client.duplicate());
+        this.#subscriberConnection = this.#connectionErrors.track(config.client.duplicate());
         return this.#subscriberConnection;
       },
       bound: (operation, call) =>
@@ -96,19 +103,6 @@ export class RedlockNode {
   }
 
   #failure(operation: string, error: unknown): BackendUnavailableError {
-    const message = redactCredentials(error instanceof Error ? error.message : String(error));
-    const last =
-      this.#lastConnectionError === undefined || message.includes(this.#lastConnectionError) ? "" : ` (last connection error: ${this.#lastConnectionError})`;
-    return new BackendUnavailableError("redlock", `${operation} on ${this.name} failed: ${message}${last}`, { cause: error });
-  }
-
-  #trackErrors<C extends Redis | RespConnection>(client: C): C {
-    client.on("error", (error: Error) => {
-      this.#lastConnectionError = redactCredentials(error.message);
-    });
-    client.on("ready", () => {
-      this.#lastConnectionError = undefined;
-    });
-    return client;
+    return new BackendUnavailableError("redlock", `${operation} on ${this.name} failed: ${this.#connectionErrors.explain(error)}`, { cause: error });
   }
 }
