@@ -23,6 +23,7 @@ export { DriverLockProvider } from "../provider/driver-lock-provider.js";
 export { conservativeDeadline, roundTtl } from "../provider/lease-math.js";
 export { abortableSleep } from "../time/abortable-sleep.js";
 export { CallDeadlines, type CallOutcomes } from "../time/call-deadlines.js";
+export { Deadlines, type Expiring } from "../time/deadlines.js";
 export { Latch, type LatchMode } from "../time/latch.js";
 export { monotonicNow } from "../time/monotonic.js";
 export type {

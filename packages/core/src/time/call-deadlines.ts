@@ -1,3 +1,4 @@
+import { Deadlines, type Expiring } from "./deadlines.js";
 import { monotonicNow } from "./monotonic.js";
 
 /**
@@ -18,7 +19,7 @@ export interface CallOutcomes<T, R, C> {
 }
 
 /** A call still waiting for its answer; expiring it rejects the caller's promise. */
-class PendingCall {
+class PendingCall implements Expiring {
   constructor(
     readonly deadline: number,
     readonly timeoutMs: number,
@@ -44,16 +45,9 @@ const PASS_THROUGH: CallOutcomes<unknown, unknown, PassThrough<unknown>> = {
   late: (value, context) => context.onLate?.(value),
 };
 
-/**
- * Bounds server calls by their deadlines with one timer for all of them, instead of a timer per call: on the Redis
- * hot path a timer set and cleared around every command cost more client CPU than the rest of the call's bookkeeping.
- * The timer is armed for the earliest deadline and moved only when a call's deadline comes sooner than it, so calls
- * that answer in time cost a set insert and delete. A call rejects at its deadline or within `timeoutMs / 8` after.
- */
+/** Bounds server calls by their deadlines, all on one timer (see `Deadlines`). */
 export class CallDeadlines {
-  readonly #pending = new Set<PendingCall>();
-  #timer: NodeJS.Timeout | undefined;
-  #sweepAt = Number.POSITIVE_INFINITY;
+  readonly #pending = new Deadlines();
 
   /** `call`'s outcome, or a rejection with `onTimeout()` once `timeoutMs` have passed; `onLate` sees a result that came too late. */
   bound<T>(call: Promise<T>, timeoutMs: number, onTimeout: () => Error, onLate?: (value: T) => void): Promise<T> {
@@ -66,7 +60,6 @@ export class CallDeadlines {
       const deadline = monotonicNow() + timeoutMs;
       const entry = new PendingCall(deadline, timeoutMs, reject, outcomes as CallOutcomes<never, unknown, unknown>, context);
       this.#pending.add(entry);
-      if (this.#sweepAt > deadline + timeoutMs / 8) this.#arm(deadline);
       const answered = (value: T) => {
         // Gone from the set: the sweep expired it, and the caller already has its rejection.
         if (!this.#pending.delete(entry)) return outcomes.late?.(value, context);
@@ -85,26 +78,5 @@ export class CallDeadlines {
         else again.then(answered, failed);
       });
     });
-  }
-
-  #arm(at: number): void {
-    clearTimeout(this.#timer);
-    this.#sweepAt = at;
-    this.#timer = setTimeout(() => this.#sweep(), Math.max(0, Math.ceil(at - monotonicNow())));
-    this.#timer.unref();
-  }
-
-  #sweep(): void {
-    this.#timer = undefined;
-    this.#sweepAt = Number.POSITIVE_INFINITY;
-    const now = monotonicNow();
-    let next = Number.POSITIVE_INFINITY;
-    for (const entry of this.#pending) {
-      if (entry.deadline <= now) {
-        this.#pending.delete(entry);
-        entry.expire();
-      } else next = Math.min(next, entry.deadline);
-    }
-    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
   }
 }
