@@ -28,12 +28,12 @@ export function toAcquireVote(node: RedlockNode, value: unknown): AcquireVote {
   return { node, vote: "against", leftMs: Number(answer[1]) };
 }
 
-/** True when a majority granted fresh with no re-entry among the answers, or a majority re-entered: the rest cannot change the outcome. */
-export function grantedAlike(answers: readonly NodeReply<AcquireVote>[], quorum: number): boolean {
+/** True when a majority granted fresh with no re-entry among the answers in, or a majority re-entered: the rest cannot change the outcome. */
+export function grantedAlike(answers: ReadonlyArray<NodeReply<AcquireVote> | undefined>, quorum: number): boolean {
   let fresh = 0;
   let reentered = 0;
   for (const answer of answers) {
-    if (!answer.ok || answer.value.vote !== "for") continue;
+    if (answer === undefined || !answer.ok || answer.value.vote !== "for") continue;
     if (answer.value.holdCount > 1) reentered += 1;
     else fresh += 1;
   }

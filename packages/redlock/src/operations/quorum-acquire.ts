@@ -77,9 +77,8 @@ export class QuorumAcquire {
     const keys = this.#layout.queueScriptKeys(key);
     const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs), proposal?.toString() ?? "", ...placeArgs(place)];
     const { replies, pending, rest } = await this.#nodes.fanOutUntil(
-      async (node) => toAcquireVote(node, await node.run("acquire", QUORUM_ACQUIRE_SCRIPT, keys, args)),
-      this.#budget.bound("acquire", ttlMs),
-      (answers) => grantedAlike(answers, this.#nodes.quorum),
+      (node) => node.run("acquire", QUORUM_ACQUIRE_SCRIPT, keys, args).then((value) => toAcquireVote(node, value)),
+      { bound: this.#budget.bound("acquire", ttlMs), enough: (answers) => grantedAlike(answers, this.#nodes.quorum) },
     );
     return {
       votes: [...replies.map(replyVote), ...pending.map((node): AcquireVote => ({ node, vote: "pending" }))],

@@ -1,4 +1,5 @@
 import { QuorumNotReachedError } from "@distlock/core";
+import type { NodeReply, NodeSet } from "../quorum/node-set.js";
 import { QUORUM_FORCE_RELEASE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
 import { assertMajorityReachable, heldHere, replyOutcome } from "./node-replies.js";
 import { type QuorumContext, runEverywhere } from "./quorum-context.js";
@@ -16,8 +17,7 @@ export class QuorumRelease {
     // Decided once a majority released, or too many did not hold it: the other nodes run it in order on their connections.
     const { replies } = await nodes.fanOutUntil(
       (node) => node.run("release", QUORUM_RELEASE_SCRIPT, layout.queueScriptKeys(key), [ownerSecret, layout.releaseChannel(key)]),
-      budget.bound("release"),
-      (answers) => answers.filter(heldHere).length >= nodes.quorum || nodes.unreachable(answers.filter((a) => a.ok && !heldHere(a)).length),
+      { bound: budget.bound("release"), enough: (answers) => releaseDecided(nodes, answers) },
     );
     const counts = replies.flatMap((reply) => (heldHere(reply) ? [Number((reply.value as number[])[1])] : []));
     const errors = replies.filter((reply) => !reply.ok).length;
@@ -37,4 +37,16 @@ export class QuorumRelease {
     assertMajorityReachable(nodes, "forceRelease", replies);
     return false;
   }
+}
+
+/** True once a majority released, or so many nodes did not hold the key that no majority can have. */
+function releaseDecided(nodes: NodeSet, answers: ReadonlyArray<NodeReply<unknown> | undefined>): boolean {
+  let released = 0;
+  let notHeld = 0;
+  for (const answer of answers) {
+    if (answer === undefined || !answer.ok) continue;
+    if (heldHere(answer)) released += 1;
+    else notHeld += 1;
+  }
+  return released >= nodes.quorum || nodes.unreachable(notHeld);
 }

@@ -1,5 +1,7 @@
 import type { NodeOutcome } from "@distlock/core";
+import { Deadlines } from "@distlock/core/driver";
 import type { RedlockNode } from "../nodes/redlock-node.js";
+import { PendingFanOut } from "./pending-fan-out.js";
 
 /** One node's answer to a fanned-out call. */
 export type NodeReply<T> =
@@ -25,11 +27,21 @@ export interface FanOutBound {
   readonly firstConnectMs: number;
 }
 
+/** What a fan-out calls and how long it waits. */
+export interface FanOutOptions<T> {
+  readonly bound?: FanOutBound | undefined;
+  /** Settle early once the answers in (undefined: no answer yet) decide the outcome. @default never */
+  readonly enough?: (answers: ReadonlyArray<NodeReply<T> | undefined>) => boolean;
+  /** @default every node */
+  readonly nodes?: readonly RedlockNode[];
+}
+
 /** The independent masters of one Redlock and the size of a majority of them. */
 export class NodeSet {
   readonly nodes: readonly RedlockNode[];
   /** ⌊N/2⌋ + 1: any two sets this large share a node. */
   readonly quorum: number;
+  readonly #deadlines = new Deadlines();
 
   constructor(nodes: readonly RedlockNode[]) {
     this.nodes = Object.freeze([...nodes]);
@@ -38,65 +50,31 @@ export class NodeSet {
   }
 
   /**
-   * Calls `nodes` (default: all) in parallel; one reply per node, in node order. With a `bound`, one timer
-   * covers the whole fan-out (longer while a node's first connection is being made, see `answerBoundMs`)
-   * and a node still silent when it fires gets an error reply naming it.
+   * Calls `nodes` (default: all) in parallel; one reply per node, in node order. With a `bound`, one deadline covers
+   * the whole fan-out (longer while a node's first connection is being made, see `answerBoundMs`) and a node still
+   * silent when it passes gets an error reply naming it.
    */
   async fanOut<T>(call: (node: RedlockNode) => Promise<T>, bound?: FanOutBound, nodes: readonly RedlockNode[] = this.nodes): Promise<NodeReply<T>[]> {
-    return (await this.fanOutUntil(call, bound, () => false, nodes)).replies;
+    return (await this.fanOutUntil(call, { bound, nodes })).replies;
   }
 
   /**
-   * Like `fanOut`, but settles as soon as `enough(replies so far)` holds: `replies` are the answers in by then
-   * (in node order), `pending` the nodes still to answer, and `rest` their replies once all are in (bounded as usual).
+   * Like `fanOut`, but settles as soon as `enough(answers so far)` holds (`answers` in node order, undefined where a
+   * node has not answered yet): `replies` are the answers in by then (in node order), `pending` the nodes still to
+   * answer, and `rest` their replies once all are in (bounded as usual).
    */
-  fanOutUntil<T>(
-    call: (node: RedlockNode) => Promise<T>,
-    bound: FanOutBound | undefined,
-    enough: (replies: readonly NodeReply<T>[]) => boolean,
-    nodes: readonly RedlockNode[] = this.nodes,
-  ): Promise<EarlyReplies<T>> {
+  fanOutUntil<T>(call: (node: RedlockNode) => Promise<T>, options: FanOutOptions<T>): Promise<EarlyReplies<T>> {
+    const nodes = options.nodes ?? this.nodes;
     if (nodes.length === 0) return Promise.resolve({ replies: [], pending: [], rest: Promise.resolve([]) });
     return new Promise((resolve) => {
-      const slots: Array<NodeReply<T> | undefined> = new Array(nodes.length);
-      let unanswered = nodes.length;
-      let early: EarlyReplies<T> | undefined;
-      let settleRest: (replies: NodeReply<T>[]) => void = () => undefined;
-      const settle = (index: number, reply: NodeReply<T>) => {
-        if (slots[index] !== undefined) return;
-        slots[index] = reply;
-        unanswered -= 1;
-        if (unanswered === 0) {
-          clearTimeout(timer);
-          settleRest(slots.filter((slot, i): slot is NodeReply<T> => early?.pending.includes(nodes[i] as RedlockNode) === true));
-        }
-        if (early !== undefined) return;
-        const replies = slots.filter((slot): slot is NodeReply<T> => slot !== undefined);
-        if (unanswered > 0 && !enough(replies)) return;
-        const pending = nodes.filter((_, i) => slots[i] === undefined);
-        const rest = pending.length === 0 ? Promise.resolve([]) : new Promise<NodeReply<T>[]>((done) => (settleRest = done));
-        early = { replies, pending, rest };
-        resolve(early);
-      };
-      const timeoutMs = bound === undefined ? undefined : Math.max(...nodes.map((node) => node.answerBoundMs(bound.timeoutMs, bound.firstConnectMs)));
-      // The verdict waits one more turn of the event loop: after a stall (GC, a busy CPU) the timer runs before the
-      // replies already waiting in the sockets are read, and those nodes did answer in time.
-      const timer =
-        bound === undefined
-          ? undefined
-          : setTimeout(() => {
-              setImmediate(() => {
-                nodes.forEach((node, i) => {
-                  settle(i, { node, ok: false, error: node.timedOut(bound.operation, timeoutMs as number) });
-                });
-              });
-            }, timeoutMs);
-      nodes.forEach((node, i) => {
+      const fanOut = new PendingFanOut(nodes, options, resolve, this.#deadlines);
+      for (let i = 0; i < nodes.length; i++) {
+        const node = nodes[i] as RedlockNode;
         call(node).then(
-          (value) => settle(i, { node, ok: true, value }),
-          (error: unknown) => settle(i, { node, ok: false, error }),
+          (value) => fanOut.settle(i, { node, ok: true, value }),
+          (error: unknown) => fanOut.settle(i, { node, ok: false, error }),
         );
-      });
+      }
     });
   }
 
