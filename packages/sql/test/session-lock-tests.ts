@@ -1,5 +1,6 @@
 import { fork } from "node:child_process";
 import { once } from "node:events";
+import { setTimeout } from "node:timers/promises";
 import { describeLockProvider } from "@distlock/conformance";
 import { LockError, LockErrorCode } from "@distlock/core";
 import { monotonicNow } from "@distlock/core/driver";
@@ -28,6 +29,15 @@ export function describeSessionConformance(name: string, url: string, server: Se
 }
 
 export const uniqueKey = (name: string) => `${name}-${crypto.randomUUID()}`;
+
+/** Resolves once the server shows a waiter queued on `lockKey` (inspect's `waiters`); there is no event for it. */
+async function queuedOnServer(provider: SqlLockProvider, lockKey: string): Promise<void> {
+  const deadline = monotonicNow() + 5_000;
+  while (((await provider.inspect(lockKey))?.waiters ?? 0) === 0) {
+    if (monotonicNow() > deadline) throw new Error(`no waiter on ${lockKey} within 5 s`);
+    await setTimeout(20);
+  }
+}
 
 /** Blocks the event loop, as a GC pause or SIGSTOP would: no timer can run meanwhile. */
 function freeze(ms: number): void {
@@ -124,6 +134,26 @@ export function sessionLossTests(setup: SessionLossSetup): void {
     } finally {
       child.kill("SIGKILL");
     }
+  });
+
+  // Found by the fault matrix's holder-sigstop row: a waiter granted while its process was frozen read the grant after
+  // the server's idle limit had ended its session, dated the lease from that read and wrote under a lock it did not have.
+  it("a grant read after the idle limit ended its session is not handed out: the lock acquire returns is held on the server", async () => {
+    const lockKey = uniqueKey("late-grant");
+    const ttlMs = 1_000;
+    const { child, held } = spawnHolder(url, lockKey, 60_000);
+    const token = await held;
+    const waiter = provider();
+    const waiting = waiter.acquire(lockKey, { ttlMs, waitMs: 20_000 });
+    await queuedOnServer(waiter, lockKey);
+    // The server grants the key to the waiting session, whose idle limit then ends it; this process reads the grant after.
+    child.kill("SIGKILL");
+    freeze(ttlMs + setup.idleRoundingMs + 1_500);
+    const lock = await waiting;
+    expect(lock.signal.aborted).toBe(false);
+    expect(await waiter.inspect(lockKey)).toMatchObject({ fencingToken: lock.fencingToken, holdCount: 1 });
+    expect(lock.fencingToken as bigint).toBeGreaterThan(token);
+    await lock.release();
   });
 
   it("tokens strictly increase per key across processes", async () => {

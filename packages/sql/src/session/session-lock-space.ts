@@ -80,6 +80,9 @@ export class SessionLockSpace {
       signal.addEventListener("abort", cancel, { once: true });
       const id = this.#ids.of(request.key);
       let token: bigint;
+      // The server starts the lease (the session's idle limit) when it grants, at some moment after this: a grant read
+      // late (a frozen process) is then not fresh, and core proves it with a renewal before handing it out.
+      const sentAt = monotonicNow();
       try {
         token = await slot.connection.waitLock(id);
       } catch (error) {
@@ -92,7 +95,7 @@ export class SessionLockSpace {
         await slot.connection.unlock(id).catch(() => slot.connection.end());
         throw signal.reason;
       }
-      return this.#register(request, slot, id, token, monotonicNow());
+      return this.#register(request, slot, id, token, sentAt);
     } finally {
       slot.waiting = false;
     }
