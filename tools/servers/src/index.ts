@@ -17,6 +17,13 @@ export {
 } from "./mariadb/mariadb-server.js";
 export { startTcpProxy, TcpProxy } from "./net/tcp-proxy.js";
 export {
+  DEFAULT_PGBOUNCER_OPTIONS,
+  type PgbouncerOptions,
+  type PgbouncerPoolMode,
+  PgbouncerServer,
+  startPgbouncer,
+} from "./pgbouncer/pgbouncer-server.js";
+export {
   DEFAULT_POSTGRES_SERVER_OPTIONS,
   POSTGRES_SUPERUSER,
   PostgresServer,

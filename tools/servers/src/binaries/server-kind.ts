@@ -1,8 +1,8 @@
 /** The kinds of server this package can start. */
-export type ServerKind = "redis" | "etcd" | "postgres" | "mariadb";
+export type ServerKind = "redis" | "etcd" | "postgres" | "mariadb" | "pgbouncer";
 
 /** Every server kind, in the order the prepare script reports them. */
-export const SERVER_KINDS: readonly ServerKind[] = Object.freeze(["redis", "etcd", "postgres", "mariadb"]);
+export const SERVER_KINDS: readonly ServerKind[] = Object.freeze(["redis", "etcd", "postgres", "mariadb", "pgbouncer"]);
 
 /** One binary a kind needs: its canonical name and the other names it may be installed under. */
 export interface BinarySpec {
@@ -29,4 +29,5 @@ export const KIND_REQUIREMENTS: Readonly<Record<ServerKind, KindRequirements>> =
     binaries: [binary("mariadbd", "mysqld"), binary("mariadb-install-db", "mysql_install_db"), binary("mariadb", "mysql")],
     debianPackages: ["mariadb-server"],
   },
+  pgbouncer: { binaries: [binary("pgbouncer")], debianPackages: ["pgbouncer"] },
 });

@@ -100,7 +100,8 @@ export class PostgresServer extends ManagedServer {
   }
 }
 
-function postgresUser(): OsUser | undefined {
+/** The OS user PostgreSQL (and PgBouncer, which refuses root too) runs as: none unless this process is root. */
+export function postgresUser(): OsUser | undefined {
   if (!isRoot()) return undefined;
   const user = lookupOsUser("postgres");
   if (user === undefined) {
