@@ -71,6 +71,9 @@ export function pgSessionDialect(pg: Promise<PgModule>, settings: PgSessionSetti
     poolerHint: "a pooler in transaction mode, e.g. PgBouncer",
     // 57014: the statement was cancelled (`pg_cancel_backend`); the session itself is fine.
     keepsSession: (error: unknown) => (error as { code?: unknown }).code === "57014",
+    // 26000: a named statement this connection prepared is unknown to the server session that got it, which happens
+    // only when a pooler (PgBouncer < 1.21 in transaction pooling) hands the connection's statements to another one.
+    reachedAnotherSession: (error: unknown) => (error as { code?: unknown }).code === "26000",
   };
 
   async function open(label: string): Promise<SessionConnection> {

@@ -47,6 +47,11 @@ export interface SessionSettings {
   readonly poolerHint: string;
   /** Whether the session survives `error` (a cancelled statement, a server error) with its locks intact. */
   keepsSession(error: unknown): boolean;
+  /**
+   * Whether `error` shows that a statement reached another server session than the one this connection prepared it
+   * on (PostgreSQL: the named statement does not exist), which only a pooler does: it is refused as the pid check is.
+   */
+  reachedAnotherSession?(error: unknown): boolean;
   /** Bounds the statements of every session of the dialect with one timer (instead of a timer per statement). */
   readonly deadlines: CallDeadlines;
 }
@@ -58,6 +63,7 @@ export interface SessionSettings {
 const STATEMENT_OUTCOMES: CallOutcomes<unknown[], unknown[], Session> = {
   value: (rows) => rows,
   error(error, session) {
+    if (session.settings.reachedAnotherSession?.(error) === true) return session.refuseAsPooled();
     if (!session.settings.keepsSession(error)) session.end();
     return error;
   },
@@ -110,6 +116,15 @@ class Session implements SessionConnection {
     return this.#run({ sql, values: [...values] }, this.settings.queryTimeoutMs) as Promise<R[]>;
   }
 
+  /** Ends the session and returns the error for a connection whose statements run on more than one server session. */
+  refuseAsPooled(): InvalidConfigError {
+    this.end();
+    return new InvalidConfigError(
+      this.settings.urlField,
+      `mode=session needs a connection that stays one server session, but its statements ran on different sessions (${this.settings.poolerHint}?): connect directly or use session pooling`,
+    );
+  }
+
   end(): void {
     if (!this.#endedHere.signal.aborted) this.#endedHere.abort(new Error("the connection was closed by this process"));
     this.#client.end();
@@ -136,13 +151,7 @@ class Session implements SessionConnection {
   /** The token of a lock statement's row, after checking that the statement ran on this session. */
   #token(rows: unknown[]): bigint | null {
     const [row] = rows as [{ token: string | number | null; pid: number | string }];
-    if (Number(row.pid) !== this.sessionId) {
-      this.end();
-      throw new InvalidConfigError(
-        this.settings.urlField,
-        `mode=session needs a connection that stays one server session, but its statements ran on different sessions (${this.settings.poolerHint}?): connect directly or use session pooling`,
-      );
-    }
+    if (Number(row.pid) !== this.sessionId) throw this.refuseAsPooled();
     return row.token === null ? null : BigInt(row.token);
   }
 }
