@@ -47,8 +47,8 @@ export interface InstrumentLocksOptions extends KeyAttributeOptions {
 /** A running instrumentation; `close()` (or `using`) unsubscribes from core's channels. */
 export interface LockInstrumentation extends Disposable {
   /**
-   * Records the events still queued now (they are recorded anyway later in the event-loop turn they happened in, and
-   * before every metric collection): call it before reading spans right after a lock call, e.g. in a test.
+   * Records the events still queued now (they are recorded anyway within 10 ms, and before every metric collection):
+   * call it before reading spans right after a lock call, e.g. in a test.
    */
   flush(): void;
   /** Records what is queued, unsubscribes, ends the spans of calls still in flight and takes them off the waiter gauge; idempotent. */
@@ -61,8 +61,8 @@ const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 /**
  * Records OpenTelemetry metrics, and a span per acquire call, for every lock of every backend in this process, from
  * core's `diagnostics_channel` events (`LOCK_CHANNELS`). Attributes name the backend and operation, the key only when
- * `keyAttribute`/`keyLabel` ask for it, never the owner. A listener only queues its event: the recording runs later in
- * the same event-loop turn (see `DeferredEvents`), and before every metric collection.
+ * `keyAttribute`/`keyLabel` ask for it, never the owner. A listener only queues its event: the queue is recorded in
+ * batches (see `DeferredEvents`), and before every metric collection.
  */
 export function instrumentLocks(options: InstrumentLocksOptions = {}): LockInstrumentation {
   const version = packageVersion();
