@@ -26,6 +26,7 @@ export { abortableSleep } from "../time/abortable-sleep.js";
 export { CallDeadlines, type CallOutcomes } from "../time/call-deadlines.js";
 export { Latch, type LatchMode } from "../time/latch.js";
 export { monotonicNow } from "../time/monotonic.js";
+export { firstHeld } from "./first-held.js";
 export type {
   DriverAcquireRequest,
   DriverAcquireResult,

@@ -1,6 +1,6 @@
 import { BackendUnavailableError } from "@distlock/core";
 import { CallDeadlines, monotonicNow, redactCredentials } from "@distlock/core/driver";
-import { type ChannelListener, type RedisScript, ReleaseSubscriber, type RespConnection, type ScriptTarget } from "@distlock/redis/internal";
+import { type ChannelListener, type RedisScript, ReleaseSubscriber, type RespConnection, type ScriptTarget, scanNames } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 
 /** One independent Redis master of a Redlock quorum. */
@@ -52,6 +52,12 @@ export class RedlockNode {
   /** Runs `script`, failing with BACKEND_UNAVAILABLE (naming this node) when it errs; the caller bounds how long it may take. */
   run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     return script.run(this.#commands, keys, args, (error) => this.#failure(operation, error));
+  }
+
+  /** Every name here matching `pattern`, walked with SCAN, each page bounded by `pageTimeoutMs`. */
+  scan(pattern: string, pageTimeoutMs: number): Promise<Set<string>> {
+    const client = this.#config.client;
+    return scanNames((cursor, match, count) => this.#bound("list", client.scan(cursor, "MATCH", match, "COUNT", count), pageTimeoutMs), pattern);
   }
 
   /**
