@@ -97,7 +97,8 @@ export class RedisLockDriver implements LockDriver {
     this.layout = new RedisKeyLayout(config.settings.prefix);
     const { localPasses, waitForReplicas } = config.settings;
     this.#localLines = localPasses > 0 && waitForReplicas === 0 ? new LocalLines(localPasses) : undefined;
-    if (config.ownsClient) this.#trackErrors(config.commands ?? config.client);
+    // The client connects too once `list` scans on it, so its errors are tracked even when `commands` carries the lock calls.
+    if (config.ownsClient) for (const connection of [config.commands, config.client]) if (connection !== undefined) this.#trackErrors(connection);
     this.#subscriber = new ReleaseSubscriber({
       connect: () => this.#trackErrors(config.client.isCluster ? (config.client as Cluster).duplicate() : (config.client as Redis).duplicate()),
       bound: (operation, call) => this.#bound(operation, call),

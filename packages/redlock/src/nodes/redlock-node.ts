@@ -37,7 +37,8 @@ export class RedlockNode {
     this.#config = Object.freeze({ ...config });
     this.name = config.name;
     this.#commands = config.commands ?? (config.client as unknown as ScriptTarget & { readonly status: string });
-    if (config.ownsClient) this.#trackErrors(config.commands ?? config.client);
+    // The client connects too once `scan` runs on it, so its errors are tracked even when `commands` carries the lock calls.
+    if (config.ownsClient) for (const connection of [config.commands, config.client]) if (connection !== undefined) this.#trackErrors(connection);
     this.#subscriber = new ReleaseSubscriber({
       connect: () => {
         this.#subscriberConnection = this.#trackErrors(config.client.duplicate());
