@@ -38,7 +38,7 @@ export function renderTop(snapshot: TopSnapshot, frame: TopFrame): string[] {
   }
   const table = formatTable(HEADER, snapshot.states.map(stateRow)).split("\n");
   const room = Math.max(1, frame.rows - lines.length - 1);
-  const hidden = table.length - 1 - room;
+  const hidden = table.length - room;
   lines.push(...(hidden > 0 ? table.slice(0, room) : table));
   if (hidden > 0) lines.push(`… ${hidden} more not shown (enlarge the terminal)`);
   else if (snapshot.truncated) lines.push(`… more keys than --limit ${snapshot.states.length}`);
