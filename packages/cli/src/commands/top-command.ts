@@ -12,7 +12,7 @@ export const TOP_HELP = `Usage: distlock top [PREFIX] [--url URL] [--interval 1s
 
 A live view of every lock held under PREFIX (all keys when it is left out, matched literally, not as a pattern):
 holder label, fencing token, time left on the lease, hold count and waiters in line, refreshed every --interval.
-q or Ctrl-C quits. When stdout is not a terminal it prints one snapshot and exits (--json: as JSON).
+q or Ctrl-C quits. When stdout is not a terminal, or with --json, it prints one snapshot and exits.
 Needs a backend that can list its keys (not SQL session mode). Never shows owner secrets.`;
 
 const DEFAULT_INTERVAL_MS = 1000;
@@ -35,7 +35,7 @@ export async function topCommand(args: string[]): Promise<number> {
   const limit = parseLimit(values.limit);
   const provider = await createLockProvider(values.url);
   try {
-    if (!process.stdout.isTTY) return printOnce(await readSnapshot(provider, prefix, limit), values.json);
+    if (!process.stdout.isTTY || values.json) return printOnce(await readSnapshot(provider, prefix, limit), values.json);
     await watch(provider, prefix, limit, intervalMs);
     return 0;
   } finally {
