@@ -3,6 +3,7 @@ import { ELECT_HELP, electCommand } from "./commands/elect-command.js";
 import { RELEASE_HELP, releaseCommand } from "./commands/release-command.js";
 import { RUN_HELP, runCommand } from "./commands/run-command.js";
 import { STATUS_HELP, statusCommand } from "./commands/status-command.js";
+import { TOP_HELP, topCommand } from "./commands/top-command.js";
 import { DEMO_HELP, demoCommand } from "./demo/demo-command.js";
 import { describeFailure } from "./error-exit.js";
 import { printHelp } from "./output.js";
@@ -11,6 +12,7 @@ const COMMANDS: Record<string, { run: (args: string[]) => Promise<number>; help:
   run: { run: runCommand, help: RUN_HELP },
   elect: { run: electCommand, help: ELECT_HELP },
   status: { run: statusCommand, help: STATUS_HELP },
+  top: { run: topCommand, help: TOP_HELP },
   release: { run: releaseCommand, help: RELEASE_HELP },
   demo: { run: demoCommand, help: DEMO_HELP },
 };
@@ -21,6 +23,7 @@ Commands:
   run <key> -- <command...>    run a command while holding a lock (flock for a cluster)
   elect <name> -- <command...> run a command only while this node is the leader
   status <key...>              show who holds keys
+  top [prefix]                 live view of every lock held under a prefix (q quits)
   release --force <key>        free a key whoever holds it
   demo                         elect a cron dispatcher among worker processes, kill it, watch fail-over
 

@@ -3,6 +3,7 @@ import { describeBadInput } from "./areas/bad-input.js";
 import { describeConfig } from "./areas/config.js";
 import { describeFencing } from "./areas/fencing.js";
 import { describeInspectAndClose } from "./areas/inspect-and-close.js";
+import { describeListing } from "./areas/listing.js";
 import { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 import { describeNoDeadlock } from "./areas/no-deadlock.js";
 import { describeOwnerOnly } from "./areas/owner-only.js";
@@ -22,6 +23,7 @@ const AREAS = [
   describeBadInput,
   describeConfig,
   describeInspectAndClose,
+  describeListing,
 ];
 
 /** Registers every area of the contract as vitest tests under "<name> conformance". */

@@ -2,6 +2,7 @@ export { describeBadInput } from "./areas/bad-input.js";
 export { describeConfig } from "./areas/config.js";
 export { describeFencing } from "./areas/fencing.js";
 export { describeInspectAndClose } from "./areas/inspect-and-close.js";
+export { describeListing } from "./areas/listing.js";
 export { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 export { describeNoDeadlock } from "./areas/no-deadlock.js";
 export { describeOwnerOnly } from "./areas/owner-only.js";

@@ -10,6 +10,8 @@ export interface LockCapabilities {
   readonly minTtlMs: number;
   /** Leases are rounded up to a multiple of this. */
   readonly ttlGranularityMs: number;
+  /** `list` can enumerate the held keys under a prefix; false where the server cannot name its locks (it then rejects with `UNSUPPORTED_OPERATION`). */
+  readonly listing: boolean;
 }
 
 /** The server's view of one key. Never reveals the owner secret. */
@@ -40,6 +42,12 @@ export interface AcquireOptions {
   autoRenew?: boolean;
   /** Explicit reentrancy identity; it is the credential on the server, so keep it unguessable. */
   owner?: string;
+}
+
+/** Per-call options of `list`. */
+export interface ListOptions {
+  /** At most this many keys, the first in key order (UTF-8 byte order). @default 1000 */
+  limit?: number;
 }
 
 /** One hold of a key; `await using` releases it. */
@@ -76,6 +84,11 @@ export interface LockProvider extends AsyncDisposable {
   tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null>;
   /** The server's view of a key, or null when nobody holds it. */
   inspect(key: string): Promise<LockState | null>;
+  /**
+   * The server's view of every held key that starts with `prefix` (matched literally, "" for all), in key order, at
+   * most `options.limit` of them; rejects with `UNSUPPORTED_OPERATION` where `capabilities.listing` is false.
+   */
+  list(prefix: string, options?: ListOptions): Promise<LockState[]>;
   /** Admin escape hatch: frees the key whoever holds it; true if something was freed. */
   forceRelease(key: string): Promise<boolean>;
   /** Releases what it still holds (best effort), aborts their signals, stops renewing, closes its own connections; idempotent. */

@@ -1,5 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
 import {
+  compareKeys,
   type DriverAcquireRequest,
   type DriverAcquireResult,
   type DriverGranted,
@@ -8,7 +9,7 @@ import {
   type LockDriver,
   roundTtl,
 } from "@distlock/core/driver";
-import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
+import { type Etcd3, EtcdLeaseInvalidError, type IKeyValue } from "etcd3";
 import { BackgroundTasks } from "./background-tasks.js";
 import { createEtcdClient } from "./create-etcd-client.js";
 import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
@@ -50,6 +51,7 @@ export class EtcdLockDriver implements LockDriver {
       serverClock: true,
       minTtlMs: Math.ceil(settings.minTtlMs / 1000) * 1000,
       ttlGranularityMs: 1000,
+      listing: true,
     });
     const client = settings.client ?? createEtcdClient(settings);
     this.#client = client;
@@ -90,6 +92,29 @@ export class EtcdLockDriver implements LockDriver {
 
   inspect(key: string): Promise<LockState | null> {
     return this.#run("inspect", () => this.#inspect(key));
+  }
+
+  /**
+   * One range read over `<prefix>/<keyPrefix>` at one revision: the member keys grouped by lock key, the lowest create
+   * revision of each group its holder and the rest its waiters; then each holder's lease TTL.
+   */
+  list(prefix: string, limit: number): Promise<LockState[]> {
+    return this.#run("list", async () => {
+      const byKey = new Map<string, IKeyValue[]>();
+      for (const member of await this.#keyspace.membersUnder(prefix)) {
+        const name = member.key.toString("utf8");
+        const key = name.slice(this.#settings.prefix.length + 1, name.lastIndexOf("/"));
+        if (key.length > 0 && key.startsWith(prefix)) byKey.set(key, [...(byKey.get(key) ?? []), member]);
+      }
+      const keys = [...byKey.keys()].sort(compareKeys).slice(0, limit);
+      return Promise.all(
+        keys.map((key) => {
+          const members = byKey.get(key) ?? [];
+          const holder = members.reduce((first, member) => (BigInt(member.create_revision) < BigInt(first.create_revision) ? member : first));
+          return this.#stateOf(key, holder, members.length);
+        }),
+      );
+    });
   }
 
   forceRelease(key: string): Promise<boolean> {
@@ -166,7 +191,11 @@ export class EtcdLockDriver implements LockDriver {
 
   async #inspect(key: string): Promise<LockState | null> {
     const { holder, members } = await this.#keyspace.holderAndMembers(key);
-    if (holder === undefined) return null;
+    return holder === undefined ? null : this.#stateOf(key, holder, members);
+  }
+
+  /** The public view of `key` held by member `holder`, with `members` member keys (holder and waiters) under it. */
+  async #stateOf(key: string, holder: IKeyValue, members: number): Promise<LockState> {
     const value = decodeMemberValue(holder.value);
     const ttlRemainingMs = holder.lease === "0" ? Number.POSITIVE_INFINITY : Math.max(0, await this.#keyspace.leaseTtlSeconds(holder.lease)) * 1000;
     const foreign = `etcd-client:${holder.key.toString("utf8").slice(`${this.#settings.prefix}/${key}/`.length)}`;

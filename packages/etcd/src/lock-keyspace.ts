@@ -97,6 +97,13 @@ export class LockKeyspace {
     return { holder: response.kvs[0], members: Number(response.count) };
   }
 
+  /** Every member key of every lock whose key starts with `keyPrefix`, read at one revision (etcd matches bytes, never patterns). */
+  async membersUnder(keyPrefix: string): Promise<IKeyValue[]> {
+    const start = Buffer.from(`${this.#prefix}/${keyPrefix}`);
+    const response = await this.#client.kv.range({ key: start, range_end: prefixRangeEnd(start) }, this.#callOptions);
+    return response.kvs;
+  }
+
   /** Several keys read at one revision; undefined where a key does not exist. */
   async getMany(keys: readonly Buffer[]): Promise<Array<IKeyValue | undefined>> {
     if (keys.length === 0) return [];

@@ -8,6 +8,7 @@ export type { RespConnection } from "./connection/resp-connection.js";
 export { createRedisLockDriver } from "./create-redis-lock-driver.js";
 export { CLUSTER_SLOTS, keySlot } from "./keys/key-slot.js";
 export { RedisKeyLayout } from "./keys/redis-key-layout.js";
+export { type ScanPage, scanNames } from "./keys/scan-names.js";
 export { keyPrefixSetting } from "./options/key-prefix-setting.js";
 export type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-options.js";
 export { resolveRedisLockOptions } from "./options/resolve-redis-lock-options.js";

@@ -5,6 +5,7 @@ import { afterAll, expect, it } from "vitest";
 import { createRedisLockDriver } from "./create-redis-lock-driver.js";
 import { keySlot } from "./keys/key-slot.js";
 import { resolveRedisLockOptions } from "./options/resolve-redis-lock-options.js";
+import { RedisLockProvider } from "./redis-lock-provider.js";
 
 const cluster = await startRedisCluster({ masters: 3 });
 afterAll(() => cluster.close());
@@ -22,4 +23,15 @@ it("renews holds spread over many cluster slots in one batch, answering each in 
   } finally {
     await driver.close();
   }
+});
+
+it("lists the keys under a prefix from every master, each of which holds some of them", async () => {
+  await using provider = new RedisLockProvider({ url: cluster.url });
+  const prefix = `cluster-list:${randomUUID()}:`;
+  const keys = Array.from({ length: 30 }, (_, i) => `${prefix}${String(i).padStart(2, "0")}`);
+  await Promise.all(keys.map((key) => provider.acquire(key, { ttlMs: 60_000 })));
+  for (const node of cluster.nodes) {
+    expect(((await node.command("KEYS", `{distlock:${prefix}*}:lock`)) as string[]).length, node.name).toBeGreaterThan(0);
+  }
+  expect((await provider.list(prefix)).map((state) => state.key)).toEqual(keys);
 });

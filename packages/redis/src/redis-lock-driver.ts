@@ -7,6 +7,7 @@ import {
   type DriverGranted,
   type DriverRenewal,
   type DriverWait,
+  firstHeld,
   type LockDriver,
   monotonicNow,
 } from "@distlock/core/driver";
@@ -15,6 +16,7 @@ import { LastConnectionError } from "./connection/last-connection-error.js";
 import type { RespConnection } from "./connection/resp-connection.js";
 import { keySlot } from "./keys/key-slot.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
+import { scanNames } from "./keys/scan-names.js";
 import type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-options.js";
 import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
@@ -64,7 +66,7 @@ interface ScriptCall<R> {
 const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
 const FREED = Object.freeze({ held: true, holdCount: 0 });
 
-const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 });
+const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1, listing: true });
 
 /** The lock operations as atomic Lua scripts on one Redis, Sentinel-managed master or Cluster, with a FIFO wait queue per key. */
 export class RedisLockDriver implements LockDriver {
@@ -94,7 +96,8 @@ export class RedisLockDriver implements LockDriver {
     this.layout = new RedisKeyLayout(config.settings.prefix);
     const { localPasses, waitForReplicas } = config.settings;
     this.#localLines = localPasses > 0 && waitForReplicas === 0 ? new LocalLines(localPasses) : undefined;
-    if (config.ownsClient) this.#connectionErrors.track(config.commands ?? config.client);
+    // The client connects too once `list` scans on it, so its errors are tracked even when `commands` carries the lock calls.
+    if (config.ownsClient) for (const connection of [config.commands, config.client]) if (connection !== undefined) this.#connectionErrors.track(connection);
     this.#subscriber = new ReleaseSubscriber({
       connect: () => this.#connectionErrors.track(config.client.isCluster ? (config.client as Cluster).duplicate() : (config.client as Redis).duplicate()),
       bound: (operation, call) => this.#bound(operation, call),
@@ -180,6 +183,19 @@ export class RedisLockDriver implements LockDriver {
     return { key, holder, holdCount: Number(holdCount), fencingToken: BigInt(token), ttlRemainingMs: Math.max(0, Number(leftMs)), waiters: Number(waiters) };
   }
 
+  /**
+   * SCAN (MATCH on the lock hashes under `prefix`, escaped) of the server, or of every master of a Cluster; then the
+   * first `limit` keys, each read atomically by the script `inspect` runs. A key taken during the walk may be missed.
+   */
+  async list(prefix: string, limit: number): Promise<LockState[]> {
+    const pattern = this.layout.lockKeyPattern(prefix);
+    const servers = await this.#scanTargets();
+    const found = await Promise.all(
+      servers.map((server) => scanNames((cursor, match, count) => this.#bound("list", server.scan(cursor, "MATCH", match, "COUNT", count)), pattern)),
+    );
+    return firstHeld(this.layout.keysOfLockKeys(found), limit, (key) => this.inspect(key));
+  }
+
   async forceRelease(key: string): Promise<boolean> {
     return (await this.#run("forceRelease", QUEUED_FORCE_RELEASE_SCRIPT, [this.layout.tag(key)], [])) === 1;
   }
@@ -189,6 +205,14 @@ export class RedisLockDriver implements LockDriver {
     await this.#subscriber.close();
     this.#config.commands?.disconnect();
     if (this.#config.ownsClient) this.#client.disconnect();
+  }
+
+  /** The servers a SCAN must walk: the one server, or every master of a Cluster (once the cluster knows them). */
+  async #scanTargets(): Promise<Redis[]> {
+    if (!this.#client.isCluster) return [this.#client as Redis];
+    const cluster = this.#client as Cluster;
+    if (cluster.nodes("master").length === 0) await this.#bound("list", cluster.ping());
+    return cluster.nodes("master");
   }
 
   /** Index groups of `renewals`, one per script call: one Cluster slot each, at most `renewBatchSize` long. */

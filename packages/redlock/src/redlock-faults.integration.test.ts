@@ -195,3 +195,29 @@ describe("fencing across shifting majorities", () => {
     await lock.release();
   });
 });
+
+describe("redlock list: the quorum view", () => {
+  it("lists a key a majority holds and leaves out one that only a minority still holds", async () => {
+    const locks = await provider();
+    const prefix = `list:${randomUUID()}:`;
+    const held = await locks.acquire(`${prefix}majority`, { ttlMs: TTL_MS * 30 });
+    await locks.acquire(`${prefix}minority`, { ttlMs: TTL_MS * 30 });
+    for (const server of group.servers.slice(0, 3)) expect(await server.command("DEL", lockKeyOnServer(`${prefix}minority`))).toBe(1);
+    const states = await (await provider()).list(prefix);
+    expect(states).toEqual([expect.objectContaining({ key: `${prefix}majority`, holder: held.holder, fencingToken: held.fencingToken })]);
+  });
+
+  it("lists through 2 of 5 masters down, and rejects with QUORUM_NOT_REACHED when 3 are", async () => {
+    const locks = await provider();
+    const prefix = `list-down:${randomUUID()}:`;
+    await locks.acquire(`${prefix}a`, { ttlMs: TTL_MS * 30 });
+    await killServers(3, 4);
+    expect((await locks.list(prefix)).map((state) => state.key)).toEqual([`${prefix}a`]);
+    await killServers(2);
+    const error = await locks.list(prefix).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(LockError.is(error, LockErrorCode.QuorumNotReached)).toBe(true);
+  });
+});

@@ -36,7 +36,7 @@ export class RedlockLockDriver implements LockDriver {
     const settings = Object.freeze({ ...config.settings });
     this.#nodes = config.nodes;
     this.layout = new RedisKeyLayout(settings.prefix);
-    this.capabilities = Object.freeze({ fencing: settings.fencing, fifo: true, serverClock: false, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+    this.capabilities = Object.freeze({ fencing: settings.fencing, fifo: true, serverClock: false, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1, listing: true });
     const context = { nodes: config.nodes, layout: this.layout, budget: new LeaseBudget(settings), settings };
     this.#acquire = new QuorumAcquire(context);
     this.#renewal = new QuorumRenewal(context);
@@ -72,6 +72,10 @@ export class RedlockLockDriver implements LockDriver {
 
   inspect(key: string): Promise<LockState | null> {
     return this.#inspection.inspect(key);
+  }
+
+  list(prefix: string, limit: number): Promise<LockState[]> {
+    return this.#inspection.list(prefix, limit);
   }
 
   forceRelease(key: string): Promise<boolean> {

@@ -25,7 +25,14 @@ const MIN_TTL_MS = 100;
 export class SqlLockDriver implements LockDriver {
   readonly backend: SqlDialectName;
   /** Waiters keep a place in a server-side line, so every dialect grants in the order waiters joined it. */
-  readonly capabilities: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+  readonly capabilities: LockCapabilities = Object.freeze({
+    fencing: true,
+    fifo: true,
+    serverClock: true,
+    minTtlMs: MIN_TTL_MS,
+    ttlGranularityMs: 1,
+    listing: true,
+  });
   readonly acquire: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
   readonly #connection: SqlConnection;
   /** Settles once the client library the connection needs is loaded (see `ready`). */
@@ -79,6 +86,11 @@ export class SqlLockDriver implements LockDriver {
 
   inspect(key: string): Promise<LockState | null> {
     return this.#run("inspect", () => this.#statements.inspect(this.#connection.db, key));
+  }
+
+  /** One SELECT of the live rows whose key starts with `prefix` (matched literally), in key order, with their waiters. */
+  list(prefix: string, limit: number): Promise<LockState[]> {
+    return this.#run("list", () => this.#statements.list(this.#connection.db, prefix, limit));
   }
 
   forceRelease(key: string): Promise<boolean> {

@@ -7,7 +7,7 @@ import { formatTable, printHelp, printJson, stateRecord } from "../output.js";
 export const STATUS_HELP = `Usage: distlock status <key...> [--url URL] [--json]
 
 Shows who holds each key: holder label, hold count, fencing token, time left on the lease and waiters in line.
-Backends cannot list every key, so name the keys you care about. Never shows owner secrets.`;
+Name the keys you care about; \`distlock top [PREFIX]\` lists every held key under a prefix. Never shows owner secrets.`;
 
 export async function statusCommand(args: string[]): Promise<number> {
   const { values, positionals: keys } = parseCommand(() => parseArgs({ args: args, options: { ...COMMON_OPTIONS, ...{} }, allowPositionals: true }));

@@ -17,6 +17,7 @@ export { MemoryLockDriver } from "../memory/memory-lock-driver.js";
 export { DRIFT_FACTOR, DRIFT_FLOOR_MS, MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, RENEW_FRACTION } from "../options/defaults.js";
 export { describeFirstIssue, type SchemaIssues } from "../options/schema-error.js";
 export { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
+export { compareKeys } from "../options/validate-list.js";
 export { holderLabel } from "../owner/holder-label.js";
 export { currentOwnerSecret, newOwnerSecret } from "../owner/owner-context.js";
 export { DriverLockProvider } from "../provider/driver-lock-provider.js";
@@ -26,6 +27,7 @@ export { CallDeadlines, type CallOutcomes } from "../time/call-deadlines.js";
 export { Deadlines, type Expiring } from "../time/deadlines.js";
 export { Latch, type LatchMode } from "../time/latch.js";
 export { monotonicNow } from "../time/monotonic.js";
+export { firstHeld } from "./first-held.js";
 export type {
   DriverAcquireRequest,
   DriverAcquireResult,

@@ -82,6 +82,12 @@ export interface LockDriver {
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }>;
   /** The server's view of the key, or null when it is free. */
   inspect(key: string): Promise<LockState | null>;
+  /**
+   * Optional, with `capabilities.listing`: the held keys that start with `prefix` (matched literally, never as a
+   * pattern), each read as `inspect` reads it. It must return at least the first `limit` in key order (UTF-8 bytes)
+   * when there are that many; the provider sorts and cuts the answer. Keys freed meanwhile are left out.
+   */
+  list?(prefix: string, limit: number): Promise<LockState[]>;
   /** Frees the key whoever holds it; true if a hold was removed. */
   forceRelease(key: string): Promise<boolean>;
   /** Closes the connections the driver created; idempotent. */

@@ -9,6 +9,7 @@ export const LockErrorCode = {
   ProviderClosed: "PROVIDER_CLOSED",
   FencedOut: "FENCED_OUT",
   VersionConflict: "VERSION_CONFLICT",
+  UnsupportedOperation: "UNSUPPORTED_OPERATION",
 } as const;
 
 export type LockErrorCode = (typeof LockErrorCode)[keyof typeof LockErrorCode];

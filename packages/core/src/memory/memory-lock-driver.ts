@@ -19,7 +19,7 @@ export class MemoryLockDriver implements LockDriver {
 
   constructor(store: MemoryLockStore, waitMode: MemoryWaitMode = "fifo") {
     this.#store = store;
-    this.capabilities = { fencing: true, fifo: waitMode === "fifo", serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 };
+    this.capabilities = { fencing: true, fifo: waitMode === "fifo", serverClock: true, minTtlMs: 1, ttlGranularityMs: 1, listing: true };
     if (waitMode === "fifo") this.acquire = async (request, wait) => store.acquire(request, wait.signal);
     if (waitMode === "notify") this.watchReleases = async (key) => watchStoreReleases(store, key);
   }
@@ -38,6 +38,10 @@ export class MemoryLockDriver implements LockDriver {
 
   async inspect(key: string) {
     return this.#store.inspect(key);
+  }
+
+  async list(prefix: string) {
+    return this.#store.list(prefix);
   }
 
   async forceRelease(key: string) {

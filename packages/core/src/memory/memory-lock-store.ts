@@ -101,6 +101,12 @@ export class MemoryLockStore {
     };
   }
 
+  /** Every live hold whose key starts with `prefix`, unordered. */
+  list(prefix: string): LockState[] {
+    this.#assertUp();
+    return [...this.#entries.keys()].filter((key) => key.startsWith(prefix)).flatMap((key) => this.inspect(key) ?? []);
+  }
+
   forceRelease(key: string): boolean {
     this.#assertUp();
     if (this.#live(key) === undefined) return false;

@@ -4,6 +4,10 @@ export const DEFAULT_TTL_MS = 30_000;
 export const MAX_DURATION_MS = 2_147_483_647;
 /** Longest key accepted, in characters. */
 export const MAX_KEY_LENGTH = 256;
+/** How many keys `list` returns when no `limit` is given. */
+export const DEFAULT_LIST_LIMIT = 1000;
+/** The largest `limit` `list` accepts: a bigger answer belongs in a paged export, not in one call. */
+export const MAX_LIST_LIMIT = 100_000;
 /** Longest explicit owner or holder label accepted, in characters. */
 export const MAX_OWNER_LENGTH = 256;
 /** The watchdog renews after this fraction of the lease has passed. */

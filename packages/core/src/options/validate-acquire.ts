@@ -2,7 +2,8 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { AcquireOptions } from "../types.js";
 import { MAX_DURATION_MS, MAX_KEY_LENGTH, MAX_OWNER_LENGTH } from "./defaults.js";
 
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** Characters no key (or key prefix) may contain. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
 const ACQUIRE_OPTION_NAMES: ReadonlySet<string> = new Set<keyof AcquireOptions>(["ttlMs", "waitMs", "signal", "autoRenew", "owner"]);
 

@@ -3,12 +3,14 @@ import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, LockDriv
 import { stampGrant } from "../driver/stamp-grant.js";
 import { LockTimeoutError } from "../errors/lock-timeout-error.js";
 import { ProviderClosedError } from "../errors/provider-closed-error.js";
+import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
 import { DEFAULT_TTL_MS } from "../options/defaults.js";
 import { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
+import { compareKeys, validateListArguments } from "../options/validate-list.js";
 import { holderLabel } from "../owner/holder-label.js";
 import { currentOwnerSecret, newOwnerSecret } from "../owner/owner-context.js";
 import { monotonicNow } from "../time/monotonic.js";
-import type { AcquireOptions, Lock, LockCapabilities, LockProvider, LockState } from "../types.js";
+import type { AcquireOptions, ListOptions, Lock, LockCapabilities, LockProvider, LockState } from "../types.js";
 import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { HoldRegistry } from "./hold-registry.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
@@ -130,6 +132,17 @@ export class DriverLockProvider implements LockProvider {
     validateKey(key);
     this.#assertOpen();
     return this.#call("inspect", () => this.#driver.inspect(key));
+  }
+
+  async list(prefix: string, options?: ListOptions): Promise<LockState[]> {
+    const { limit } = validateListArguments(prefix, options);
+    this.#assertOpen();
+    const list = this.#driver.list?.bind(this.#driver);
+    if (!this.capabilities.listing || list === undefined) {
+      throw new UnsupportedOperationError(this.backend, "list", "the server cannot name the keys it holds locks on; inspect known keys instead");
+    }
+    const states = await this.#call("list", () => list(prefix, limit));
+    return states.sort((a, b) => compareKeys(a.key, b.key)).slice(0, limit);
   }
 
   async forceRelease(key: string): Promise<boolean> {

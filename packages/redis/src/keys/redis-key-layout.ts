@@ -41,8 +41,36 @@ export class RedisKeyLayout {
     return `${this.tag(key)}:released`;
   }
 
+  /** A SCAN MATCH pattern for the lock hash of every key that starts with `keyPrefix`, matched literally. */
+  lockKeyPattern(keyPrefix: string): string {
+    return `{${escapeGlob(`${this.prefix}:${keyPrefix}`)}*}:lock`;
+  }
+
+  /** The key whose lock hash is `name`, or undefined when `name` is not a lock hash of this layout. */
+  keyOfLockKey(name: string): string | undefined {
+    const head = `{${this.prefix}:`;
+    const tail = "}:lock";
+    if (!name.startsWith(head) || !name.endsWith(tail) || name.length < head.length + tail.length) return undefined;
+    return name.slice(head.length, -tail.length);
+  }
+
+  /** The keys whose lock hashes are among `names` (each set of names from one server), skipping other names. */
+  *keysOfLockKeys(names: Iterable<Iterable<string>>): Generator<string> {
+    for (const server of names) {
+      for (const name of server) {
+        const key = this.keyOfLockKey(name);
+        if (key !== undefined) yield key;
+      }
+    }
+  }
+
   /** `{<prefix>:<key>}`: every name of the key starts with it; scripts that take only the tag derive the others. */
   tag(key: string): string {
     return `{${this.prefix}:${key}}`;
   }
+}
+
+/** `text` as a Redis glob pattern that matches it literally: `*`, `?`, `[`, `]` and `\` escaped. */
+export function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, "\\$&");
 }

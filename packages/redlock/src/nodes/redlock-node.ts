@@ -7,6 +7,7 @@ import {
   ReleaseSubscriber,
   type RespConnection,
   type ScriptTarget,
+  scanNames,
 } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 
@@ -44,7 +45,8 @@ export class RedlockNode {
     this.#config = Object.freeze({ ...config });
     this.name = config.name;
     this.#commands = config.commands ?? (config.client as unknown as ScriptTarget & { readonly status: string });
-    if (config.ownsClient) this.#connectionErrors.track(config.commands ?? config.client);
+    // The client connects too once `scan` runs on it, so its errors are tracked even when `commands` carries the lock calls.
+    if (config.ownsClient) for (const connection of [config.commands, config.client]) if (connection !== undefined) this.#connectionErrors.track(connection);
     this.#subscriber = new ReleaseSubscriber({
       connect: () => {
         this.#subscriberConnection = this.#connectionErrors.track(config.client.duplicate());
@@ -59,6 +61,12 @@ export class RedlockNode {
   /** Runs `script`, failing with BACKEND_UNAVAILABLE (naming this node) when it errs; the caller bounds how long it may take. */
   run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     return script.run(this.#commands, keys, args, (error) => this.#failure(operation, error));
+  }
+
+  /** Every name here matching `pattern`, walked with SCAN, each page bounded by `pageTimeoutMs`. */
+  scan(pattern: string, pageTimeoutMs: number): Promise<Set<string>> {
+    const client = this.#config.client;
+    return scanNames((cursor, match, count) => this.#bound("list", client.scan(cursor, "MATCH", match, "COUNT", count), pageTimeoutMs), pattern);
   }
 
   /**

@@ -1,10 +1,11 @@
 import type { LockState } from "@distlock/core";
+import { firstHeld } from "@distlock/core/driver";
 import { INSPECT_SCRIPT } from "@distlock/redis/internal";
 import { maxToken, parseStoredToken } from "../fencing/stored-token.js";
 import { assertMajorityReachable } from "./node-replies.js";
 import { type QuorumContext, runEverywhere } from "./quorum-context.js";
 
-/** Reading a key's state: the holder a majority of nodes agree on, or null. */
+/** Reading a key's state: the holder a majority of nodes agree on, or null; listing the keys that have one. */
 export class QuorumInspection {
   readonly #context: QuorumContext;
 
@@ -31,5 +32,19 @@ export class QuorumInspection {
     }
     assertMajorityReachable(nodes, "inspect", replies);
     return null;
+  }
+
+  /**
+   * SCAN of every node for the lock hashes under `prefix`; a majority must answer, so every key a majority holds is
+   * seen on at least one of them. Each key found is then read as `inspect` reads it: one held on a minority only
+   * (a failed or half-released attempt) is left out.
+   */
+  async list(prefix: string, limit: number): Promise<LockState[]> {
+    const { nodes, layout, budget } = this.#context;
+    const { timeoutMs } = budget.bound("list");
+    const replies = await nodes.fanOut((node) => node.scan(layout.lockKeyPattern(prefix), timeoutMs));
+    assertMajorityReachable(nodes, "list", replies);
+    const found = replies.flatMap((reply) => (reply.ok ? [reply.value] : []));
+    return firstHeld(layout.keysOfLockKeys(found), limit, (key) => this.inspect(key));
   }
 }

@@ -51,6 +51,8 @@ export class SessionLockDriver implements LockDriver {
       serverClock: false,
       minTtlMs: Math.max(100, dialect.idleGranularityMs),
       ttlGranularityMs: dialect.idleGranularityMs,
+      // The server names session locks by a hash of the key (advisory lock ids, GET_LOCK names), never by the key.
+      listing: false,
     });
     const used = useSessionLockSpace(target.identity, () => new SessionLockSpace(dialect, target.lockNamespace, holderLabel(options.holderLabel)));
     this.#space = used.space;

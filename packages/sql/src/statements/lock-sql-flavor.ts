@@ -15,6 +15,10 @@ export interface LockSqlFlavor {
    * under REPEATABLE READ: two waiters joining one line in the same instant would then deadlock on each other.
    */
   readonly lockingInsertReads: boolean;
+  /** True where `column` starts with `prefix`, taken literally and compared byte for byte (no pattern, no case folding). */
+  startsWith(column: RawBuilder<unknown>, prefix: string): RawBuilder<boolean>;
+  /** `column` as an ORDER BY term that sorts keys by their bytes, whatever the column's collation. */
+  byteOrder(column: RawBuilder<unknown>): RawBuilder<unknown>;
   /** The tail of an `INSERT` that runs `set` instead when a row with the same `key` columns exists. */
   onConflict(key: RawBuilder<unknown>, set: RawBuilder<unknown>): RawBuilder<unknown>;
 }

@@ -63,15 +63,17 @@ export abstract class LockStatements {
       ${this.queue.liveCount(key)} as waiters
       from ${this.table} where lock_key = ${key} and ${this.live}`.execute(db);
     const row = rows[0];
-    if (row === undefined) return null;
-    return {
-      key,
-      holder: row.holder,
-      holdCount: Number(row.hold_count),
-      fencingToken: BigInt(row.fencing_token),
-      ttlRemainingMs: Math.max(0, Number(row.ttl_ms)),
-      waiters: Number(row.waiters),
-    };
+    return row === undefined ? null : stateOf(key, row);
+  }
+
+  /** The live rows whose key starts with `prefix`, the first `limit` in byte order, each with its live waiters. */
+  async list(db: AnyKysely, prefix: string, limit: number): Promise<LockState[]> {
+    const key = sql`l.lock_key`;
+    const { rows } = await sql<StateRow & { lock_key: string }>`select ${this.flavor.asText(key)} as lock_key, holder, hold_count,
+      ${this.flavor.asText(sql`fencing_token`)} as fencing_token, expires_at - ${this.now} as ttl_ms, ${this.queue.liveCount(key)} as waiters
+      from ${this.table} l where ${this.flavor.startsWith(key, prefix)} and ${this.live}
+      order by ${this.flavor.byteOrder(key)} limit ${sql.lit(limit)}`.execute(db);
+    return rows.map((row) => stateOf(row.lock_key, row));
   }
 
   /** Deletes rows idle (free or expired) for longer than `idleMs`, after raising the floor above their counters. */
@@ -119,4 +121,16 @@ export abstract class LockStatements {
 
   /** The type name `integer()` casts to. */
   protected abstract readonly integerType: string;
+}
+
+/** The public view of `key` from its row. */
+function stateOf(key: string, row: StateRow): LockState {
+  return {
+    key,
+    holder: row.holder,
+    holdCount: Number(row.hold_count),
+    fencingToken: BigInt(row.fencing_token),
+    ttlRemainingMs: Math.max(0, Number(row.ttl_ms)),
+    waiters: Number(row.waiters),
+  };
 }

@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
+import { likePrefix } from "./key-prefix-match.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 
 /** MySQL/MariaDB: microseconds since the epoch on UTC_TIMESTAMP, so the session time zone and DST never matter. */
@@ -8,5 +9,8 @@ export const MYSQL_FLAVOR: LockSqlFlavor = Object.freeze({
   asText: (expr: RawBuilder<unknown>) => sql<string>`cast(${expr} as char)`,
   lockFloor: (table: RawBuilder<unknown>) => sql`select fencing_token from ${table} where lock_key = '' for update`,
   lockingInsertReads: true,
+  // lock_key is VARBINARY, so LIKE compares bytes.
+  startsWith: likePrefix,
+  byteOrder: (column: RawBuilder<unknown>) => column,
   onConflict: (_key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on duplicate key update ${set}`,
 });

@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
+import { likePrefix } from "./key-prefix-match.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 
 /** PostgreSQL: `statement_timestamp()` is the server's clock at the start of the statement. */
@@ -8,5 +9,7 @@ export const POSTGRES_FLAVOR: LockSqlFlavor = Object.freeze({
   asText: (expr: RawBuilder<unknown>) => sql<string>`(${expr})::text`,
   lockFloor: (table: RawBuilder<unknown>) => sql`lock table ${table} in share row exclusive mode`,
   lockingInsertReads: false,
+  startsWith: likePrefix,
+  byteOrder: (column: RawBuilder<unknown>) => sql`${column} collate "C"`,
   onConflict: (key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on conflict (${key}) do update set ${set}`,
 });

@@ -8,5 +8,8 @@ export const SQLITE_FLAVOR: LockSqlFlavor = Object.freeze({
   asText: (expr: RawBuilder<unknown>) => sql<string>`cast(${expr} as text)`,
   lockFloor: (table: RawBuilder<unknown>) => sql`update ${table} set fencing_token = fencing_token where lock_key = ''`,
   lockingInsertReads: false,
+  // SQLite's LIKE ignores ASCII case; = compares with the BINARY collation.
+  startsWith: (column: RawBuilder<unknown>, prefix: string) => sql<boolean>`substr(${column}, 1, length(${prefix})) = ${prefix}`,
+  byteOrder: (column: RawBuilder<unknown>) => column,
   onConflict: (key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on conflict (${key}) do update set ${set}`,
 });

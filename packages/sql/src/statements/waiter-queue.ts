@@ -49,8 +49,8 @@ export class WaiterQueue {
     return Number(rows[0]?.n ?? 0);
   }
 
-  /** The number of live places in the line for `key`, as a scalar subquery. */
-  liveCount(key: string): RawBuilder<number> {
+  /** The number of live places in the line for `key` (a value, or a column of the outer query), as a scalar subquery. */
+  liveCount(key: string | RawBuilder<unknown>): RawBuilder<number> {
     return sql<number>`(select count(*) from ${this.#table} w where w.lock_key = ${key} and w.expires_at > ${this.#flavor.nowMs})`;
   }
 
