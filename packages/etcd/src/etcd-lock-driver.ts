@@ -50,6 +50,8 @@ export class EtcdLockDriver implements LockDriver {
       serverClock: true,
       minTtlMs: Math.ceil(settings.minTtlMs / 1000) * 1000,
       ttlGranularityMs: 1000,
+      // Not yet built on etcd (see the README).
+      semaphore: false,
     });
     const client = settings.client ?? createEtcdClient(settings);
     this.#client = client;

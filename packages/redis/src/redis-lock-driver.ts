@@ -65,7 +65,7 @@ interface ScriptCall<R> {
 const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
 const FREED = Object.freeze({ held: true, holdCount: 0 });
 
-const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1 });
+const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1, semaphore: false });
 
 /** The lock operations as atomic Lua scripts on one Redis, Sentinel-managed master or Cluster, with a FIFO wait queue per key. */
 export class RedisLockDriver implements LockDriver {

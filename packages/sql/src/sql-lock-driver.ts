@@ -25,7 +25,14 @@ const MIN_TTL_MS = 100;
 export class SqlLockDriver implements LockDriver {
   readonly backend: SqlDialectName;
   /** Waiters keep a place in a server-side line, so every dialect grants in the order waiters joined it. */
-  readonly capabilities: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1 });
+  readonly capabilities: LockCapabilities = Object.freeze({
+    fencing: true,
+    fifo: true,
+    serverClock: true,
+    minTtlMs: MIN_TTL_MS,
+    ttlGranularityMs: 1,
+    semaphore: false,
+  });
   readonly acquire: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
   readonly #connection: SqlConnection;
   /** Settles once the client library the connection needs is loaded (see `ready`). */

@@ -9,6 +9,8 @@ export const LockErrorCode = {
   ProviderClosed: "PROVIDER_CLOSED",
   FencedOut: "FENCED_OUT",
   VersionConflict: "VERSION_CONFLICT",
+  NotSupported: "NOT_SUPPORTED",
+  PermitsMismatch: "PERMITS_MISMATCH",
 } as const;
 
 export type LockErrorCode = (typeof LockErrorCode)[keyof typeof LockErrorCode];

@@ -2,6 +2,7 @@ import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "../driv
 import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { LockState } from "../types.js";
+import { MemorySemaphoreStore } from "./memory-semaphore-store.js";
 
 interface Entry {
   ownerSecret: string;
@@ -27,6 +28,8 @@ export class MemoryLockStore {
   readonly #expiryTimers = new Map<string, NodeJS.Timeout>();
   readonly #releaseListeners = new Map<string, Set<() => void>>();
   #outage = false;
+  /** The store's semaphores; they share its outage. */
+  readonly semaphores = new MemorySemaphoreStore(() => this.#assertUp());
 
   /** Simulates an unreachable server: every call fails until `false` again; leases keep running out meanwhile. */
   setOutage(down: boolean): void {

@@ -51,6 +51,8 @@ export class SessionLockDriver implements LockDriver {
       serverClock: false,
       minTtlMs: Math.max(100, dialect.idleGranularityMs),
       ttlGranularityMs: dialect.idleGranularityMs,
+      // Not yet built in session mode (see the README).
+      semaphore: false,
     });
     const used = useSessionLockSpace(target.identity, () => new SessionLockSpace(dialect, target.lockNamespace, holderLabel(options.holderLabel)));
     this.#space = used.space;

@@ -1,0 +1,22 @@
+import type { Permit, PermitAcquireOptions, Semaphore } from "./types.js";
+
+/**
+ * Acquires permits of `semaphore`, runs `fn(permit, permit.signal)` and gives them back in `finally`.
+ * Stop work when the signal aborts: the permits are gone.
+ */
+export async function withPermit<T>(
+  semaphore: Semaphore,
+  fn: (permit: Permit, signal: AbortSignal) => Promise<T> | T,
+  options?: PermitAcquireOptions,
+): Promise<T> {
+  const permit = await semaphore.acquire(options);
+  let result: T;
+  try {
+    result = await fn(permit, permit.signal);
+  } catch (error) {
+    await permit.release().catch(() => undefined);
+    throw error;
+  }
+  await permit.release();
+  return result;
+}
