@@ -7,6 +7,7 @@ import { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 import { describeNoDeadlock } from "./areas/no-deadlock.js";
 import { describeOwnerOnly } from "./areas/owner-only.js";
 import { describeReentrancy } from "./areas/reentrancy.js";
+import { describeSemaphore } from "./areas/semaphore.js";
 import { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 import { describeWaiting } from "./areas/waiting.js";
 import { type ConformanceOptions, resolveConformanceOptions } from "./suite-options.js";
@@ -22,6 +23,7 @@ const AREAS = [
   describeBadInput,
   describeConfig,
   describeInspectAndClose,
+  describeSemaphore,
 ];
 
 /** Registers every area of the contract as vitest tests under "<name> conformance". */
