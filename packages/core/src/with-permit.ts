@@ -1,3 +1,4 @@
+import { holdFor } from "./hold-for.js";
 import type { Permit, PermitAcquireOptions, Semaphore } from "./types.js";
 
 /**
@@ -9,14 +10,5 @@ export async function withPermit<T>(
   fn: (permit: Permit, signal: AbortSignal) => Promise<T> | T,
   options?: PermitAcquireOptions,
 ): Promise<T> {
-  const permit = await semaphore.acquire(options);
-  let result: T;
-  try {
-    result = await fn(permit, permit.signal);
-  } catch (error) {
-    await permit.release().catch(() => undefined);
-    throw error;
-  }
-  await permit.release();
-  return result;
+  return holdFor(await semaphore.acquire(options), fn);
 }

@@ -3,6 +3,7 @@ import { BackendUnavailableError } from "../errors/backend-unavailable-error.js"
 import { monotonicNow } from "../time/monotonic.js";
 import type { LockState } from "../types.js";
 import { MemorySemaphoreStore } from "./memory-semaphore-store.js";
+import { type LineWaiter, waitInLine } from "./wait-in-line.js";
 
 interface Entry {
   ownerSecret: string;
@@ -12,10 +13,7 @@ interface Entry {
   expiresAt: number;
 }
 
-interface Waiter {
-  request: DriverAcquireRequest;
-  grant: (granted: DriverGranted) => void;
-}
+type Waiter = LineWaiter<DriverAcquireRequest>;
 
 /**
  * The "server" of the in-memory backend: one per name per process, shared by every memory provider
@@ -49,25 +47,13 @@ export class MemoryLockStore {
     this.#assertUp();
     const result = this.tryAcquire(request);
     if (result.acquired) return Promise.resolve(result);
-    return new Promise((resolve, reject) => {
-      const queue = this.#queues.get(request.key) ?? [];
-      this.#queues.set(request.key, queue);
-      const waiter: Waiter = {
-        request,
-        grant: (granted) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(granted);
-        },
-      };
-      const onAbort = () => {
-        queue.splice(queue.indexOf(waiter), 1);
-        if (queue.length === 0) this.#queues.delete(request.key);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      queue.push(waiter);
-      this.#armExpiry(request.key);
+    const queue = this.#queues.get(request.key) ?? [];
+    this.#queues.set(request.key, queue);
+    const granted = waitInLine(queue, request, signal, () => {
+      if (queue.length === 0) this.#queues.delete(request.key);
     });
+    this.#armExpiry(request.key);
+    return granted;
   }
 
   renew(renewals: readonly DriverRenewal[]): boolean[] {

@@ -3,6 +3,7 @@ import type { DriverPermitRequest } from "../driver/semaphore-driver.js";
 import { PermitsMismatchError } from "../errors/permits-mismatch-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { SemaphoreState } from "../types.js";
+import { type LineWaiter, waitInLine } from "./wait-in-line.js";
 
 interface Grant {
   holder: string;
@@ -11,10 +12,7 @@ interface Grant {
   expiresAt: number;
 }
 
-interface Waiter {
-  readonly request: DriverPermitRequest;
-  readonly grant: (granted: DriverGranted) => void;
-}
+type Waiter = LineWaiter<DriverPermitRequest>;
 
 /** One semaphore in use: its permit count, its grants by owner secret, and its line. */
 interface SemaphoreEntry {
@@ -52,23 +50,8 @@ export class MemorySemaphoreStore {
     const result = this.tryAcquire(request);
     if (result.acquired) return Promise.resolve(result);
     const entry = this.#entry(request);
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        request,
-        grant: (granted) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(granted);
-        },
-      };
-      const onAbort = () => {
-        entry.line.splice(entry.line.indexOf(waiter), 1);
-        // The head may have left: the next waiters may fit now.
-        this.#grantWaiters(request.key, entry);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      entry.line.push(waiter);
-    });
+    // The head may leave: the next waiters may fit then.
+    return waitInLine(entry.line, request, signal, () => this.#grantWaiters(request.key, entry));
   }
 
   renew(renewals: readonly DriverRenewal[]): boolean[] {
