@@ -26,7 +26,7 @@ function hold(key: string, permits: number, extra: string[] = []): CliRun {
   return run;
 }
 
-describe("distlock run --permits (built binary, redis)", () => {
+describe("distlock run and status --permits (built binary, redis)", () => {
   it("runs at most N commands at once: N run together, the next waits for one to end, --no-wait and --wait give up with 75", async () => {
     const key = `cli-permits-${crypto.randomUUID()}`;
     const [first, second] = [hold(key, 2), hold(key, 2)];
@@ -40,8 +40,13 @@ describe("distlock run --permits (built binary, redis)", () => {
     expect(timedOut.code).toBe(ExitCode.LockTimeout);
     expect(timedOut.stderr).toContain("LOCK_TIMEOUT");
     const third = hold(key, 2);
-    await expect.poll(() => redis.command("LLEN", `{distlock:${key}}:sem:queue`)).toBe(1);
+    // A CLI process takes a while to start on a loaded machine: wait for the fact, within a generous bound.
+    await expect.poll(() => redis.command("LLEN", `{distlock:${key}}:sem:queue`), { timeout: 15_000 }).toBe(1);
     expect(third.stdout()).toBe("");
+    const status = JSON.parse((await runCli(["status", key, "--permits", "2", "--url", redis.url, "--json"])).stdout);
+    expect(status.semaphores[0]).toMatchObject({ key, held: true, permits: 2, inUse: 2, waiters: 1 });
+    expect(status.semaphores[0].holders.map((h: { count: number }) => h.count)).toEqual([1, 1]);
+    expect((await runCli(["status", key, "--permits", "2", "--url", redis.url])).stdout).toMatch(/2\/2/);
     first.child.kill("SIGTERM");
     expect(await first.exit).toBe(7);
     await third.waitFor("ready");
@@ -49,6 +54,11 @@ describe("distlock run --permits (built binary, redis)", () => {
     third.child.kill("SIGTERM");
     expect(await Promise.all([second.exit, third.exit])).toEqual([7, 7]);
     expect(await redis.command("EXISTS", `{distlock:${key}}:sem:holders`)).toBe(0);
+    expect(JSON.parse((await runCli(["status", key, "--permits", "2", "--url", redis.url, "--json"])).stdout).semaphores[0]).toEqual({
+      key,
+      held: false,
+      inUse: 0,
+    });
   });
 
   it("refuses another permit count while the semaphore is in use (64, PERMITS_MISMATCH) and a bad --permits (64)", async () => {

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { createLockProvider, type Lock, type LockProvider } from "@distlock/core";
 import { ChildSupervisor } from "../child-supervisor.js";
 import { CliError } from "../cli-error.js";
-import { COMMON_OPTIONS, parseCommand, parseDuration, splitAtDoubleDash } from "../common-options.js";
+import { COMMON_OPTIONS, parseCommand, parseDuration, parsePermits, splitAtDoubleDash } from "../common-options.js";
 import { ExitCode } from "../exit-codes.js";
 import { lockEnvironment } from "../lock-env.js";
 import { bigintAsString, printHelp } from "../output.js";
@@ -85,12 +85,6 @@ async function take(
     ? await semaphore.tryAcquire({ ttlMs: options.ttlMs })
     : await acquireInterruptibly(key, (signal) => semaphore.acquire({ ...options, signal }));
   return permit === null ? null : { key, holder: permit.holder, fencingToken: permit.fencingToken, signal: permit.signal, release: () => permit.release() };
-}
-
-function parsePermits(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^[1-9]\d{0,6}$/.test(text.trim())) throw new CliError(`--permits must be a whole number of permits, 1 or more, got "${text}"`);
-  return Number(text);
 }
 
 /** Runs the program while `lock` is held; terminates it and returns 76 if the lock is lost first. */

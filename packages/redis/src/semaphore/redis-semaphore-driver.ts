@@ -99,7 +99,12 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
   async #attempt(request: DriverPermitRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
     const { key, ownerSecret, ttlMs, holder, permits, count } = request;
     const args = [ownerSecret, ttlMs, holder, permits, count, ...(waiterId === undefined ? [] : [waiterId, this.#access.waiterLeaseMs])];
-    const reply = (await this.#access.run("acquire", SEMAPHORE_ACQUIRE_SCRIPT, [this.#access.layout.tag(key)], args)) as AcquireReply;
+    const reply = (await this.#access.run("acquire", SEMAPHORE_ACQUIRE_SCRIPT, [this.#access.layout.tag(key)], args).catch((error: unknown) => {
+      // The script may still run (e.g. after a command timeout): a release sent now runs after it and gives back what
+      // it granted, as nothing else will use this fresh owner secret.
+      void this.release(key, ownerSecret).catch(() => undefined);
+      throw error;
+    })) as AcquireReply;
     if (Array.isArray(reply)) throw new PermitsMismatchError(key, permits, Number(reply[0]));
     if (typeof reply === "number") return { acquired: false, retryAfterMs: reply };
     return { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs };

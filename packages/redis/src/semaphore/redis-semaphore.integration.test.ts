@@ -67,7 +67,7 @@ describe("redis semaphore", () => {
     const name = semaphoreName("wake");
     const holder = await provider(options).semaphore(name, { permits: 2 }).acquire({ ttlMs: 60_000, count: 2 });
     const waiting = provider(options).semaphore(name, { permits: 2 }).acquire({ ttlMs: 60_000 });
-    await expect.poll(() => lineLength(name)).toBe(1);
+    await expect.poll(() => lineLength(name), { timeout: 10_000 }).toBe(1);
     const callsBefore = await server.commandCalls("evalsha", "eval");
     await elapse(500);
     expect(await server.commandCalls("evalsha", "eval")).toBe(callsBefore);
