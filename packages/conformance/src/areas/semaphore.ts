@@ -285,7 +285,7 @@ export function describeSemaphore(options: ResolvedConformanceOptions): void {
       expect(() => provider.semaphore(name, { permits: 1 })).toThrowError(expect.objectContaining({ code: "PROVIDER_CLOSED" }));
     });
 
-    built("bad input is refused with INVALID_ARGUMENT naming the field, before any server call", async () => {
+    built("bad input is refused with INVALID_ARGUMENT naming the field, before any server call (also by a closed provider)", async () => {
       const provider = await harness.provider();
       const name = harness.key("bad");
       const field = (call: () => unknown) => {
@@ -302,6 +302,8 @@ export function describeSemaphore(options: ResolvedConformanceOptions): void {
       expect(field(() => provider.semaphore(name, { permits: 1, size: 2 } as never))).toBe("options.size");
       const semaphore = provider.semaphore(name, { permits: 2 });
       expect(field(() => provider.semaphore(name, { permits: 3 }))).toBe("options.permits");
+      await provider.close();
+      expect(field(() => provider.semaphore(name, { permits: 0 }))).toBe("options.permits");
       for (const count of [0, 3, 1.5, -1]) {
         const error = await expectLockError(semaphore.acquire({ count }), LockErrorCode.InvalidArgument);
         expect((error as InvalidArgumentError).field).toBe("options.count");
@@ -310,7 +312,8 @@ export function describeSemaphore(options: ResolvedConformanceOptions): void {
       expect((owner as InvalidArgumentError).field).toBe("options.owner");
       const ttl = await expectLockError(semaphore.acquire({ ttlMs: 0 }), LockErrorCode.InvalidArgument);
       expect((ttl as InvalidArgumentError).field).toBe("options.ttlMs");
-      expect(await semaphore.inspect()).toBeNull();
+      await expectLockError(semaphore.acquire(), LockErrorCode.ProviderClosed);
+      expect(await (await harness.provider()).semaphore(name, { permits: 2 }).inspect()).toBeNull();
     });
 
     built("a semaphore in use refuses another permit count from another provider with PERMITS_MISMATCH, and takes it once idle", async () => {
