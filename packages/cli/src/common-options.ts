@@ -26,6 +26,13 @@ export function parseDuration(flag: string, text: string | undefined): number | 
   return Number(match[1]) * unit;
 }
 
+/** `--permits`: a whole number of permits, 1 or more; undefined when absent. */
+export function parsePermits(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9]\d{0,6}$/.test(text.trim())) throw new CliError(`--permits must be a whole number of permits, 1 or more, got "${text}"`);
+  return Number(text);
+}
+
 /** Splits `args` at "--" into the command's own arguments and the program to run. */
 export function splitAtDoubleDash(args: string[]): { own: string[]; program: string[] } {
   const index = args.indexOf("--");

@@ -8,6 +8,7 @@ import { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 import { describeNoDeadlock } from "./areas/no-deadlock.js";
 import { describeOwnerOnly } from "./areas/owner-only.js";
 import { describeReentrancy } from "./areas/reentrancy.js";
+import { describeSemaphore } from "./areas/semaphore.js";
 import { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 import { describeWaiting } from "./areas/waiting.js";
 import { type ConformanceOptions, resolveConformanceOptions } from "./suite-options.js";
@@ -24,6 +25,7 @@ const AREAS = [
   describeConfig,
   describeInspectAndClose,
   describeListing,
+  describeSemaphore,
 ];
 
 /** Registers every area of the contract as vitest tests under "<name> conformance". */

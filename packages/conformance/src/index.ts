@@ -7,6 +7,7 @@ export { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 export { describeNoDeadlock } from "./areas/no-deadlock.js";
 export { describeOwnerOnly } from "./areas/owner-only.js";
 export { describeReentrancy } from "./areas/reentrancy.js";
+export { describeSemaphore } from "./areas/semaphore.js";
 export { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 export { describeWaiting } from "./areas/waiting.js";
 export { describeLockProvider } from "./describe-lock-provider.js";

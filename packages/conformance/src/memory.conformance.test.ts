@@ -6,7 +6,7 @@ const store = memoryLockStore("conformance");
 describeLockProvider({
   name: "memory (fifo)",
   create: () => new MemoryLockProvider({ store: "conformance" }),
-  capabilities: { fencing: true, fifo: true },
+  capabilities: { fencing: true, fifo: true, semaphore: true },
   workerUrl: "memory:",
   crossProcess: false,
   faults: { pause: () => store.setOutage(true), resume: () => store.setOutage(false) },
@@ -17,7 +17,7 @@ describeLockProvider({
 describeLockProvider({
   name: "memory (notify)",
   create: () => new MemoryLockProvider({ store: "conformance", waitMode: "notify" }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: false, semaphore: true },
   ttlMs: 300,
   marginMs: 500,
 });
@@ -25,7 +25,7 @@ describeLockProvider({
 describeLockProvider({
   name: "memory (poll)",
   create: () => new MemoryLockProvider({ store: "conformance", waitMode: "poll" }),
-  capabilities: { fencing: true, fifo: false },
+  capabilities: { fencing: true, fifo: false, semaphore: true },
   ttlMs: 300,
   marginMs: 500,
 });

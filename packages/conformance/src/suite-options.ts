@@ -24,8 +24,8 @@ export interface ConformanceOptions {
   name: string;
   /** A fresh provider per call; the suite closes each one after its test. */
   create: () => LockProvider | Promise<LockProvider>;
-  /** What the backend claims; decides which capability tests run or show as skipped. @default fencing: true, fifo: false, listing: true */
-  capabilities?: Partial<Pick<LockCapabilities, "fencing" | "fifo" | "listing">>;
+  /** What the backend claims; decides which capability tests run or show as skipped. @default fencing: true, fifo: false, listing: true, semaphore: false */
+  capabilities?: Partial<Pick<LockCapabilities, "fencing" | "fifo" | "listing" | "semaphore">>;
   /** URL a worker process builds an equivalent provider from (see `crossProcess`). */
   workerUrl?: string;
   /** Whether a worker built from `workerUrl` shares locks with this process. @default true when workerUrl is given */
@@ -47,7 +47,7 @@ export interface ConformanceOptions {
 
 /** Options with defaults applied. */
 export interface ResolvedConformanceOptions extends ConformanceOptions {
-  capabilities: { fencing: boolean; fifo: boolean; listing: boolean };
+  capabilities: { fencing: boolean; fifo: boolean; listing: boolean; semaphore: boolean };
   config: (ConformanceConfig & { url: string }) | undefined;
   crossProcess: boolean;
   ttlMs: number;
@@ -57,7 +57,7 @@ export interface ResolvedConformanceOptions extends ConformanceOptions {
 export function resolveConformanceOptions(options: ConformanceOptions): ResolvedConformanceOptions {
   return {
     ...options,
-    capabilities: { fencing: true, fifo: false, listing: true, ...options.capabilities },
+    capabilities: { fencing: true, fifo: false, listing: true, semaphore: false, ...options.capabilities },
     config: resolveConfig(options),
     crossProcess: options.crossProcess ?? options.workerUrl !== undefined,
     ttlMs: options.ttlMs ?? 1000,

@@ -48,7 +48,7 @@ export function spawnWorker(url: string, witness: Witness): WorkerHandle {
   };
   child.on("message", (message: WorkerMessage) => {
     if (message.type === "call") {
-      if (message.method === "enter") witness.enter(message.contender, message.fencingToken);
+      if (message.method === "enter") witness.enter(message.contender, message.fencingToken, message.count);
       else witness.exit(message.contender);
       send({ type: "reply", id: message.id });
       return;

@@ -2,12 +2,15 @@
 export type WorkerTask =
   | { kind: "contend"; key: string; contenders: number; iterations: number; ttlMs: number; maxHoldMs: number }
   | { kind: "hold"; key: string; ttlMs: number; owner?: string }
-  | { kind: "acquire-release"; key: string; ttlMs: number; owner?: string };
+  | { kind: "acquire-release"; key: string; ttlMs: number; owner?: string }
+  | { kind: "permit-contend"; name: string; permits: number; contenders: number; iterations: number; ttlMs: number; maxHoldMs: number }
+  | { kind: "permit-hold"; name: string; permits: number; count: number; ttlMs: number }
+  | { kind: "permit-enter"; name: string; permits: number; count: number; ttlMs: number; contender: string };
 
 /** Messages a worker sends to the test process. */
 export type WorkerMessage =
   | { type: "ready" }
-  | { type: "call"; id: number; method: "enter" | "exit"; contender: string; fencingToken: bigint | null }
+  | { type: "call"; id: number; method: "enter" | "exit"; contender: string; fencingToken: bigint | null; count?: number }
   | { type: "held"; holdCount: number; fencingToken: bigint | null }
   | { type: "released" }
   | { type: "done"; acquisitions: number }
@@ -15,3 +18,8 @@ export type WorkerMessage =
 
 /** Messages the test process sends to a worker. */
 export type ParentMessage = { type: "task"; task: WorkerTask } | { type: "reply"; id: number };
+
+/** Permits contender `index` takes: 1 or 2 (never more than exist), so all-or-nothing grants of several permits are exercised. */
+export function contenderCount(index: number, permits: number): number {
+  return Math.min(permits, 1 + (index % 2));
+}

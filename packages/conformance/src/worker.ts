@@ -1,5 +1,5 @@
 import { createLockProvider, type Lock, type LockProvider } from "@distlock/core";
-import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
+import { contenderCount, type ParentMessage, type WorkerMessage, type WorkerTask } from "./worker-protocol.js";
 
 let nextCallId = 0;
 const pendingCalls = new Map<number, () => void>();
@@ -8,11 +8,11 @@ function send(message: WorkerMessage): void {
   process.send?.(message);
 }
 
-function callWitness(method: "enter" | "exit", contender: string, fencingToken: bigint | null): Promise<void> {
+function callWitness(method: "enter" | "exit", contender: string, fencingToken: bigint | null, count?: number): Promise<void> {
   const id = nextCallId++;
   return new Promise((resolve) => {
     pendingCalls.set(id, resolve);
-    send({ type: "call", id, method, contender, fencingToken });
+    send({ type: "call", id, method, contender, fencingToken, ...(count === undefined ? {} : { count }) });
   });
 }
 
@@ -34,8 +34,46 @@ async function contend(provider: LockProvider, task: Extract<WorkerTask, { kind:
   send({ type: "done", acquisitions });
 }
 
+async function contendForPermits(provider: LockProvider, task: Extract<WorkerTask, { kind: "permit-contend" }>): Promise<void> {
+  const semaphore = provider.semaphore(task.name, { permits: task.permits });
+  let acquisitions = 0;
+  await Promise.all(
+    Array.from({ length: task.contenders }, async (_, index) => {
+      const contender = `${process.pid}/${index}`;
+      const count = contenderCount(index, task.permits);
+      for (let i = 0; i < task.iterations; i++) {
+        const permit = await semaphore.acquire({ ttlMs: task.ttlMs, count });
+        await callWitness("enter", contender, null, count);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * task.maxHoldMs));
+        await callWitness("exit", contender, null);
+        await permit.release();
+        acquisitions += 1;
+      }
+    }),
+  );
+  send({ type: "done", acquisitions });
+}
+
+async function runPermitTask(provider: LockProvider, task: Extract<WorkerTask, { kind: "permit-hold" | "permit-enter" }>): Promise<void> {
+  const permit = await provider.semaphore(task.name, { permits: task.permits }).acquire({ ttlMs: task.ttlMs, count: task.count });
+  send({ type: "held", holdCount: permit.count, fencingToken: permit.fencingToken });
+  if (task.kind === "permit-hold") return;
+  await callWitness("enter", task.contender, null, task.count);
+  await callWitness("exit", task.contender, null);
+  await permit.release();
+  await provider.close();
+  send({ type: "released" });
+  process.disconnect();
+}
+
 async function run(task: WorkerTask): Promise<void> {
   const provider = await createLockProvider(process.env.DISTLOCK_URL);
+  if (task.kind === "permit-contend") {
+    await contendForPermits(provider, task);
+    await provider.close();
+    return;
+  }
+  if (task.kind === "permit-hold" || task.kind === "permit-enter") return runPermitTask(provider, task);
   if (task.kind === "contend") {
     await contend(provider, task);
     await provider.close();

@@ -25,6 +25,8 @@ export { InvalidConfigError } from "./errors/invalid-config-error.js";
 export { LockError } from "./errors/lock-error.js";
 export { LockLostError } from "./errors/lock-lost-error.js";
 export { LockTimeoutError } from "./errors/lock-timeout-error.js";
+export { NotSupportedError } from "./errors/not-supported-error.js";
+export { PermitsMismatchError } from "./errors/permits-mismatch-error.js";
 export { ProviderClosedError } from "./errors/provider-closed-error.js";
 export { type NodeOutcome, QuorumNotReachedError } from "./errors/quorum-not-reached-error.js";
 export { UnsupportedOperationError } from "./errors/unsupported-operation-error.js";
@@ -32,8 +34,22 @@ export { VersionConflictError } from "./errors/version-conflict-error.js";
 export type { MemoryWaitMode } from "./memory/memory-lock-driver.js";
 export { MemoryLockProvider, type MemoryLockProviderOptions, memoryLockStore } from "./memory/memory-lock-provider.js";
 export { MemoryLockStore } from "./memory/memory-lock-store.js";
-export { DEFAULT_LIST_LIMIT, DEFAULT_TTL_MS, MAX_DURATION_MS, MAX_KEY_LENGTH, MAX_LIST_LIMIT, MAX_OWNER_LENGTH } from "./options/defaults.js";
+export { DEFAULT_LIST_LIMIT, DEFAULT_TTL_MS, MAX_DURATION_MS, MAX_KEY_LENGTH, MAX_LIST_LIMIT, MAX_OWNER_LENGTH, MAX_PERMITS } from "./options/defaults.js";
 export { runAsLockOwner } from "./owner/owner-context.js";
 export type { DriverLockProviderOptions } from "./provider/driver-lock-provider.js";
-export type { AcquireOptions, ListOptions, Lock, LockCapabilities, LockProvider, LockState } from "./types.js";
+export type {
+  AcquireOptions,
+  ListOptions,
+  Lock,
+  LockCapabilities,
+  LockProvider,
+  LockState,
+  Permit,
+  PermitAcquireOptions,
+  PermitHolderState,
+  Semaphore,
+  SemaphoreOptions,
+  SemaphoreState,
+} from "./types.js";
 export { withLock } from "./with-lock.js";
+export { withPermit } from "./with-permit.js";

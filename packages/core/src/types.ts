@@ -12,6 +12,8 @@ export interface LockCapabilities {
   readonly ttlGranularityMs: number;
   /** `list` can enumerate the held keys under a prefix; false where the server cannot name its locks (it then rejects with `UNSUPPORTED_OPERATION`). */
   readonly listing: boolean;
+  /** Counting semaphores (`provider.semaphore`) are built on this backend. */
+  readonly semaphore: boolean;
 }
 
 /** The server's view of one key. Never reveals the owner secret. */
@@ -91,6 +93,86 @@ export interface LockProvider extends AsyncDisposable {
   list(prefix: string, options?: ListOptions): Promise<LockState[]>;
   /** Admin escape hatch: frees the key whoever holds it; true if something was freed. */
   forceRelease(key: string): Promise<boolean>;
+  /**
+   * A counting semaphore: at most `permits` held at once across every process. Throws `NotSupportedError` where
+   * `capabilities.semaphore` is false, and `InvalidArgumentError` for bad options or a name this provider opened with
+   * another permit count.
+   */
+  semaphore(name: string, options: SemaphoreOptions): Semaphore;
   /** Releases what it still holds (best effort), aborts their signals, stops renewing, closes its own connections; idempotent. */
   close(): Promise<void>;
+}
+
+/** How a semaphore is opened. */
+export interface SemaphoreOptions {
+  /** How many permits exist; a positive integer, the same in every process that opens the name. */
+  permits: number;
+}
+
+/** Per-call options of `Semaphore.acquire` and `tryAcquire`: a lock's, without `owner` (permits never re-enter). */
+export interface PermitAcquireOptions extends Omit<AcquireOptions, "owner"> {
+  /** How many permits to take, all or nothing; 1 to `permits`. @default 1 */
+  count?: number;
+}
+
+/** One grant of `count` permits; it lives like a `Lock`, and `await using` releases it. */
+export interface Permit extends AsyncDisposable {
+  /** The semaphore's name. */
+  readonly name: string;
+  /** Permits this grant holds. */
+  readonly count: number;
+  /** Public label of this holder. */
+  readonly holder: string;
+  /** Strictly increasing per semaphore across grants; null only where `capabilities.fencing` is false. */
+  readonly fencingToken: bigint | null;
+  /** Aborts with `LockLostError` when the permits can no longer be proven held. */
+  readonly signal: AbortSignal;
+  /** `performance.now()` deadline of the lease, conservative (clock drift subtracted). */
+  readonly validUntil: number;
+  /** Milliseconds left until `validUntil`, never negative. */
+  remainingMs(): number;
+  /** Extends the lease (owner-only); `LockLostError` if the permits are gone. */
+  renew(ttlMs?: number): Promise<void>;
+  /** Gives the permits back; idempotent after success; `LockLostError` if the server shows they were lost. */
+  release(): Promise<void>;
+}
+
+/** One holder of permits, as the server sees it. Never reveals the owner secret. */
+export interface PermitHolderState {
+  /** Public label of the holder. */
+  readonly holder: string;
+  /** Permits it holds. */
+  readonly count: number;
+  /** Its grant's fencing token, or null where the backend has none. */
+  readonly fencingToken: bigint | null;
+  /** Milliseconds until the server frees its permits unless they are renewed. */
+  readonly ttlRemainingMs: number;
+}
+
+/** The server's view of one semaphore. */
+export interface SemaphoreState {
+  /** The semaphore's name. */
+  readonly name: string;
+  /** The permit count the semaphore is in use with. */
+  readonly permits: number;
+  /** Permits held right now (the sum of the holders' counts). */
+  readonly inUse: number;
+  /** Every live holder, soonest-expiring first. */
+  readonly holders: readonly PermitHolderState[];
+  /** Waiters in the server's line (0 without a line). */
+  readonly waiters: number;
+}
+
+/** A counting semaphore of one provider; cheap to open, nothing is sent until it is used. */
+export interface Semaphore {
+  /** The semaphore's name. */
+  readonly name: string;
+  /** How many permits exist. */
+  readonly permits: number;
+  /** Waits for `count` permits (FIFO where `capabilities.fifo`); rejects with `LockTimeoutError` or `signal.reason`. */
+  acquire(options?: PermitAcquireOptions): Promise<Permit>;
+  /** One attempt that never waits; null when fewer than `count` permits are free (or others wait first). */
+  tryAcquire(options?: PermitAcquireOptions): Promise<Permit | null>;
+  /** The server's view, or null when nobody holds or waits. */
+  inspect(): Promise<SemaphoreState | null>;
 }

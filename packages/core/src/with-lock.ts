@@ -1,3 +1,4 @@
+import { holdFor } from "./hold-for.js";
 import { runAsLockOwner } from "./owner/owner-context.js";
 import type { AcquireOptions, Lock, LockProvider } from "./types.js";
 
@@ -11,16 +12,5 @@ export function withLock<T>(
   fn: (lock: Lock, signal: AbortSignal) => Promise<T> | T,
   options?: AcquireOptions,
 ): Promise<T> {
-  return runAsLockOwner(async () => {
-    const lock = await provider.acquire(key, options);
-    let result: T;
-    try {
-      result = await fn(lock, lock.signal);
-    } catch (error) {
-      await lock.release().catch(() => undefined);
-      throw error;
-    }
-    await lock.release();
-    return result;
-  });
+  return runAsLockOwner(async () => holdFor(await provider.acquire(key, options), fn));
 }

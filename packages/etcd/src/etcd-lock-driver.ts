@@ -52,6 +52,8 @@ export class EtcdLockDriver implements LockDriver {
       minTtlMs: Math.ceil(settings.minTtlMs / 1000) * 1000,
       ttlGranularityMs: 1000,
       listing: true,
+      // Not yet built on etcd (see the README).
+      semaphore: false,
     });
     const client = settings.client ?? createEtcdClient(settings);
     this.#client = client;

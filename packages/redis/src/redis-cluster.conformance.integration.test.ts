@@ -10,7 +10,7 @@ afterAll(() => cluster.close());
 describeLockProvider({
   name: "redis (3-master cluster)",
   create: () => new RedisLockProvider({ url: cluster.url }),
-  capabilities: { fencing: true, fifo: true },
+  capabilities: { fencing: true, fifo: true, semaphore: true },
   workerUrl: cluster.url,
   config: { construct: (options) => new RedisLockProvider({ url: cluster.url, ...options }), defaults: DEFAULT_REDIS_LOCK_OPTIONS },
   faults: {

@@ -14,15 +14,16 @@ import {
 import type { Cluster, Redis } from "ioredis";
 import { LastConnectionError } from "./connection/last-connection-error.js";
 import type { RespConnection } from "./connection/resp-connection.js";
-import { keySlot } from "./keys/key-slot.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
 import { scanNames } from "./keys/scan-names.js";
+import { slotBatches } from "./keys/slot-batches.js";
 import type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-options.js";
 import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
+import { RedisSemaphoreDriver } from "./semaphore/redis-semaphore-driver.js";
 import { LocalLines, type LocalWaiter } from "./waiting/local-lines.js";
-import { ReleaseSubscriber } from "./waiting/release-subscriber.js";
+import { type ChannelListener, ReleaseSubscriber } from "./waiting/release-subscriber.js";
 import { type QueueAccess, waitInQueue } from "./waiting/wait-in-queue.js";
 
 /** The calls the driver makes on its command connection: ioredis's, or the lean `RespConnection`. */
@@ -66,13 +67,14 @@ interface ScriptCall<R> {
 const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
 const FREED = Object.freeze({ held: true, holdCount: 0 });
 
-const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1, listing: true });
+const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1, listing: true, semaphore: true });
 
 /** The lock operations as atomic Lua scripts on one Redis, Sentinel-managed master or Cluster, with a FIFO wait queue per key. */
 export class RedisLockDriver implements LockDriver {
   readonly backend = "redis";
   readonly capabilities = CAPABILITIES;
   readonly layout: RedisKeyLayout;
+  readonly semaphores: RedisSemaphoreDriver;
   readonly #config: RedisLockDriverConfig;
   readonly #client: Redis | Cluster;
   readonly #target: RedisCommands;
@@ -106,14 +108,19 @@ export class RedisLockDriver implements LockDriver {
     this.#queue = {
       attempt: (request, waiterId) => this.#attempt(request, waiterId),
       leave: (request, waiterId) => this.#run("leave", LEAVE_QUEUE_SCRIPT, [this.layout.tag(request.key)], [request.ownerSecret, waiterId]),
-      listen: (key, listener) =>
-        this.#subscriber.listen(this.layout.releaseChannel(key), listener).catch((error: unknown) => {
-          throw this.#failure("subscribe", error);
-        }),
+      listen: (key, listener) => this.#listen(this.layout.releaseChannel(key), listener),
       waiterLeaseMs: config.settings.waiterLeaseMs,
       claimHandOffs: config.settings.waitForReplicas > 0,
       ...(this.#localLines === undefined ? {} : { joinLocalLine: this.#localLines.join.bind(this.#localLines) }),
     };
+    this.semaphores = new RedisSemaphoreDriver({
+      layout: this.layout,
+      run: (operation, script, keys, args) => this.#run(operation, script, keys, args),
+      listen: (channel, listener) => this.#listen(channel, listener),
+      cluster: config.client.isCluster === true,
+      waiterLeaseMs: config.settings.waiterLeaseMs,
+      renewBatchSize: config.settings.renewBatchSize,
+    });
     this.#anyOutcomes = {
       value: (reply) => reply,
       error: (error, operation) => this.#failure(operation, error),
@@ -217,15 +224,8 @@ export class RedisLockDriver implements LockDriver {
 
   /** Index groups of `renewals`, one per script call: one Cluster slot each, at most `renewBatchSize` long. */
   #renewalBatches(renewals: readonly DriverRenewal[]): number[][] {
-    const bySlot = new Map<number, number[]>();
-    renewals.forEach(({ key }, index) => {
-      const slot = this.#client.isCluster ? keySlot(this.layout.lockKey(key)) : 0;
-      const group = bySlot.get(slot) ?? [];
-      if (group.length === 0) bySlot.set(slot, group);
-      group.push(index);
-    });
-    const size = this.#config.settings.renewBatchSize;
-    return [...bySlot.values()].flatMap((group) => Array.from({ length: Math.ceil(group.length / size) }, (_, i) => group.slice(i * size, (i + 1) * size)));
+    const keys = renewals.map(({ key }) => this.layout.lockKey(key));
+    return slotBatches(keys, this.#client.isCluster === true, this.#config.settings.renewBatchSize);
   }
 
   /**
@@ -286,6 +286,12 @@ export class RedisLockDriver implements LockDriver {
     this.#warnedAboutWait = true;
     process.emitWarning(`${this.#config.target} refuses WAIT (${error.message}); distlock acquires without replica acknowledgement.`, {
       code: "DISTLOCK_REDIS_NO_WAIT",
+    });
+  }
+
+  #listen(channel: string, listener: ChannelListener): Promise<() => void> {
+    return this.#subscriber.listen(channel, listener).catch((error: unknown) => {
+      throw this.#failure("subscribe", error);
     });
   }
 

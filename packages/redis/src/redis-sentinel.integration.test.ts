@@ -30,6 +30,16 @@ describe("redis behind Sentinel", () => {
     expect(await set.master.command("EXISTS", lockKey(k))).toBe(0);
   });
 
+  it("a semaphore on a redis+sentinel URL keeps its permits on the master the Sentinel names", async () => {
+    const name = key("semaphore");
+    const semaphore = provider().semaphore(name, { permits: 2 });
+    const permit = await semaphore.acquire({ ttlMs: 30_000, count: 2 });
+    expect(await set.master.command("ZCARD", `{distlock:${name}}:sem:holders`)).toBe(1);
+    expect(await provider().semaphore(name, { permits: 2 }).tryAcquire()).toBeNull();
+    await permit.release();
+    expect(await set.master.command("EXISTS", `{distlock:${name}}:sem:holders`)).toBe(0);
+  });
+
   it("with waitForReplicas 1, a lock is on the replica when acquire returns, also when a release hands it over", async () => {
     const [holderSide, waiterSide] = [provider({ waitForReplicas: 1 }), provider({ waitForReplicas: 1 })];
     const k = key("wait");

@@ -10,7 +10,7 @@ afterAll(() => server.close());
 describeLockProvider({
   name: "redis (single server)",
   create: () => new RedisLockProvider({ url: server.url }),
-  capabilities: { fencing: true, fifo: true },
+  capabilities: { fencing: true, fifo: true, semaphore: true },
   workerUrl: server.url,
   config: { construct: (options) => new RedisLockProvider({ url: server.url, ...options }), defaults: DEFAULT_REDIS_LOCK_OPTIONS },
   faults: { pause: () => server.pause(), resume: () => server.resume() },

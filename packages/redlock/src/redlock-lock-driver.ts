@@ -36,7 +36,15 @@ export class RedlockLockDriver implements LockDriver {
     const settings = Object.freeze({ ...config.settings });
     this.#nodes = config.nodes;
     this.layout = new RedisKeyLayout(settings.prefix);
-    this.capabilities = Object.freeze({ fencing: settings.fencing, fifo: true, serverClock: false, minTtlMs: MIN_TTL_MS, ttlGranularityMs: 1, listing: true });
+    this.capabilities = Object.freeze({
+      fencing: settings.fencing,
+      fifo: true,
+      serverClock: false,
+      minTtlMs: MIN_TTL_MS,
+      ttlGranularityMs: 1,
+      listing: true,
+      semaphore: false,
+    });
     const context = { nodes: config.nodes, layout: this.layout, budget: new LeaseBudget(settings), settings };
     this.#acquire = new QuorumAcquire(context);
     this.#renewal = new QuorumRenewal(context);

@@ -32,6 +32,7 @@ export class SqlLockDriver implements LockDriver {
     minTtlMs: MIN_TTL_MS,
     ttlGranularityMs: 1,
     listing: true,
+    semaphore: false,
   });
   readonly acquire: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
   readonly #connection: SqlConnection;

@@ -38,4 +38,5 @@ export type {
   LockDriver,
   ReleaseWatch,
 } from "./lock-driver.js";
+export type { DriverPermitRequest, SemaphoreDriver } from "./semaphore-driver.js";
 export { stampGrant } from "./stamp-grant.js";

@@ -1,4 +1,5 @@
 import type { LockCapabilities, LockState } from "../types.js";
+import type { SemaphoreDriver } from "./semaphore-driver.js";
 
 /** One attempt to take or re-enter a key, as a driver receives it (already validated and rounded). */
 export interface DriverAcquireRequest {
@@ -90,6 +91,8 @@ export interface LockDriver {
   list?(prefix: string, limit: number): Promise<LockState[]>;
   /** Frees the key whoever holds it; true if a hold was removed. */
   forceRelease(key: string): Promise<boolean>;
+  /** Counting semaphores on the same connections; present exactly when `capabilities.semaphore` is true. */
+  readonly semaphores?: SemaphoreDriver;
   /** Closes the connections the driver created; idempotent. */
   close(): Promise<void>;
 }

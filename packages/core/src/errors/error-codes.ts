@@ -10,6 +10,8 @@ export const LockErrorCode = {
   FencedOut: "FENCED_OUT",
   VersionConflict: "VERSION_CONFLICT",
   UnsupportedOperation: "UNSUPPORTED_OPERATION",
+  NotSupported: "NOT_SUPPORTED",
+  PermitsMismatch: "PERMITS_MISMATCH",
 } as const;
 
 export type LockErrorCode = (typeof LockErrorCode)[keyof typeof LockErrorCode];

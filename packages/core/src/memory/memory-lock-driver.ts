@@ -1,7 +1,9 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver, ReleaseWatch } from "../driver/lock-driver.js";
+import type { SemaphoreDriver } from "../driver/semaphore-driver.js";
 import { Latch } from "../time/latch.js";
 import type { LockCapabilities } from "../types.js";
 import type { MemoryLockStore } from "./memory-lock-store.js";
+import type { MemorySemaphoreStore } from "./memory-semaphore-store.js";
 
 /**
  * How memory waiters wait: "fifo" queues on the store (the reference behaviour); "notify" and "poll"
@@ -15,11 +17,13 @@ export class MemoryLockDriver implements LockDriver {
   readonly capabilities: LockCapabilities;
   readonly acquire?: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
   readonly watchReleases?: (key: string) => Promise<ReleaseWatch>;
+  readonly semaphores: SemaphoreDriver;
   readonly #store: MemoryLockStore;
 
   constructor(store: MemoryLockStore, waitMode: MemoryWaitMode = "fifo") {
     this.#store = store;
-    this.capabilities = { fencing: true, fifo: waitMode === "fifo", serverClock: true, minTtlMs: 1, ttlGranularityMs: 1, listing: true };
+    this.capabilities = { fencing: true, fifo: waitMode === "fifo", serverClock: true, minTtlMs: 1, ttlGranularityMs: 1, listing: true, semaphore: true };
+    this.semaphores = memorySemaphores(store.semaphores);
     if (waitMode === "fifo") this.acquire = async (request, wait) => store.acquire(request, wait.signal);
     if (waitMode === "notify") this.watchReleases = async (key) => watchStoreReleases(store, key);
   }
@@ -57,5 +61,16 @@ function watchStoreReleases(store: MemoryLockStore, key: string): ReleaseWatch {
   return {
     next: (timeoutMs, signal) => released.wait(timeoutMs, signal),
     close: unsubscribe,
+  };
+}
+
+/** The store's semaphores as a driver; they always wait in the store's FIFO line, whatever the locks' wait mode. */
+function memorySemaphores(store: MemorySemaphoreStore): SemaphoreDriver {
+  return {
+    tryAcquire: async (request) => store.tryAcquire(request),
+    acquire: async (request, wait) => store.acquire(request, wait.signal),
+    renew: async (renewals) => store.renew(renewals),
+    release: async (name, ownerSecret) => store.release(name, ownerSecret),
+    inspect: async (name) => store.inspect(name),
   };
 }

@@ -2,6 +2,8 @@ import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "../driv
 import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { LockState } from "../types.js";
+import { MemorySemaphoreStore } from "./memory-semaphore-store.js";
+import { type LineWaiter, waitInLine } from "./wait-in-line.js";
 
 interface Entry {
   ownerSecret: string;
@@ -11,10 +13,7 @@ interface Entry {
   expiresAt: number;
 }
 
-interface Waiter {
-  request: DriverAcquireRequest;
-  grant: (granted: DriverGranted) => void;
-}
+type Waiter = LineWaiter<DriverAcquireRequest>;
 
 /**
  * The "server" of the in-memory backend: one per name per process, shared by every memory provider
@@ -27,6 +26,8 @@ export class MemoryLockStore {
   readonly #expiryTimers = new Map<string, NodeJS.Timeout>();
   readonly #releaseListeners = new Map<string, Set<() => void>>();
   #outage = false;
+  /** The store's semaphores; they share its outage. */
+  readonly semaphores = new MemorySemaphoreStore(() => this.#assertUp());
 
   /** Simulates an unreachable server: every call fails until `false` again; leases keep running out meanwhile. */
   setOutage(down: boolean): void {
@@ -46,25 +47,13 @@ export class MemoryLockStore {
     this.#assertUp();
     const result = this.tryAcquire(request);
     if (result.acquired) return Promise.resolve(result);
-    return new Promise((resolve, reject) => {
-      const queue = this.#queues.get(request.key) ?? [];
-      this.#queues.set(request.key, queue);
-      const waiter: Waiter = {
-        request,
-        grant: (granted) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(granted);
-        },
-      };
-      const onAbort = () => {
-        queue.splice(queue.indexOf(waiter), 1);
-        if (queue.length === 0) this.#queues.delete(request.key);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
-      queue.push(waiter);
-      this.#armExpiry(request.key);
+    const queue = this.#queues.get(request.key) ?? [];
+    this.#queues.set(request.key, queue);
+    const granted = waitInLine(queue, request, signal, () => {
+      if (queue.length === 0) this.#queues.delete(request.key);
     });
+    this.#armExpiry(request.key);
+    return granted;
   }
 
   renew(renewals: readonly DriverRenewal[]): boolean[] {

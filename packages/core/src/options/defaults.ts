@@ -20,3 +20,5 @@ export const DRIFT_FLOOR_MS = 2;
 export const MAX_POLL_INTERVAL_MS = 500;
 /** First sleep between two attempts of a waiter whose backend cannot notify. */
 export const MIN_POLL_INTERVAL_MS = 5;
+/** Most permits a semaphore may have. */
+export const MAX_PERMITS = 1_000_000;

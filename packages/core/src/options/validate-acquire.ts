@@ -7,12 +7,12 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
 const ACQUIRE_OPTION_NAMES: ReadonlySet<string> = new Set<keyof AcquireOptions>(["ttlMs", "waitMs", "signal", "autoRenew", "owner"]);
 
-/** Throws `InvalidArgumentError` unless `key` is a usable lock key. */
-export function validateKey(key: unknown): asserts key is string {
-  if (typeof key !== "string") throw new InvalidArgumentError("key", `must be a string, got ${key === null ? "null" : typeof key}`);
-  if (key.length === 0) throw new InvalidArgumentError("key", "must not be empty");
-  if (key.length > MAX_KEY_LENGTH) throw new InvalidArgumentError("key", `must be at most ${MAX_KEY_LENGTH} characters, got ${key.length}`);
-  if (CONTROL_CHARACTERS.test(key)) throw new InvalidArgumentError("key", "must not contain control characters");
+/** Throws `InvalidArgumentError` unless `key` is a usable lock key (or semaphore name: `field`). */
+export function validateKey(key: unknown, field = "key"): asserts key is string {
+  if (typeof key !== "string") throw new InvalidArgumentError(field, `must be a string, got ${key === null ? "null" : typeof key}`);
+  if (key.length === 0) throw new InvalidArgumentError(field, "must not be empty");
+  if (key.length > MAX_KEY_LENGTH) throw new InvalidArgumentError(field, `must be at most ${MAX_KEY_LENGTH} characters, got ${key.length}`);
+  if (CONTROL_CHARACTERS.test(key)) throw new InvalidArgumentError(field, "must not contain control characters");
 }
 
 /**

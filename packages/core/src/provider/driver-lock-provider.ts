@@ -9,8 +9,9 @@ import { validateAcquireOptions, validateKey } from "../options/validate-acquire
 import { compareKeys, validateListArguments } from "../options/validate-list.js";
 import { holderLabel } from "../owner/holder-label.js";
 import { currentOwnerSecret, newOwnerSecret } from "../owner/owner-context.js";
+import { Semaphores } from "../semaphore/semaphores.js";
 import { monotonicNow } from "../time/monotonic.js";
-import type { AcquireOptions, ListOptions, Lock, LockCapabilities, LockProvider, LockState } from "../types.js";
+import type { AcquireOptions, ListOptions, Lock, LockCapabilities, LockProvider, LockState, Semaphore, SemaphoreOptions } from "../types.js";
 import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { HoldRegistry } from "./hold-registry.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
@@ -37,6 +38,7 @@ export class DriverLockProvider implements LockProvider {
   readonly #holds: HoldRegistry;
   readonly #queue = new LocalWaitQueue();
   readonly #waits = new Set<WaitScope>();
+  readonly #semaphores: Semaphores;
   #closed: Promise<void> | undefined;
 
   constructor(driver: LockDriver, options: DriverLockProviderOptions = {}) {
@@ -45,6 +47,12 @@ export class DriverLockProvider implements LockProvider {
     this.capabilities = Object.freeze({ ...driver.capabilities });
     this.#holder = holderLabel(options.holderLabel);
     this.#holds = new HoldRegistry(driver, this.capabilities);
+    // Permits run on this same machinery, over the driver's semaphores seen as a lock driver.
+    this.#semaphores = new Semaphores(
+      driver,
+      (permitDriver) => new DriverLockProvider(permitDriver, { holderLabel: options.holderLabel }),
+      () => this.#assertOpen(),
+    );
   }
 
   acquire(key: string, options?: AcquireOptions): Promise<Lock> {
@@ -151,6 +159,10 @@ export class DriverLockProvider implements LockProvider {
     const freed = await this.#call("forceRelease", () => this.#driver.forceRelease(key));
     this.#holds.loseAll(key, "it was force-released");
     return freed;
+  }
+
+  semaphore(name: string, options: SemaphoreOptions): Semaphore {
+    return this.#semaphores.open(name, options);
   }
 
   close(): Promise<void> {
@@ -260,6 +272,7 @@ export class DriverLockProvider implements LockProvider {
 
   async #shutdown(): Promise<void> {
     for (const scope of [...this.#waits]) scope.abort(new ProviderClosedError(this.backend));
+    await this.#semaphores.close();
     await this.#holds.close();
     await this.#driver.close();
   }

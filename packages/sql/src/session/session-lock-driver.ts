@@ -53,6 +53,8 @@ export class SessionLockDriver implements LockDriver {
       ttlGranularityMs: dialect.idleGranularityMs,
       // The server names session locks by a hash of the key (advisory lock ids, GET_LOCK names), never by the key.
       listing: false,
+      // Not yet built in session mode (see the README).
+      semaphore: false,
     });
     const used = useSessionLockSpace(target.identity, () => new SessionLockSpace(dialect, target.lockNamespace, holderLabel(options.holderLabel)));
     this.#space = used.space;

@@ -1,0 +1,90 @@
+import { randomUUID } from "node:crypto";
+import { monotonicNow, newOwnerSecret } from "@distlock/core/driver";
+import { startRedis } from "@distlock/test-servers";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { keySlot } from "../keys/key-slot.js";
+import type { RedisLockProviderOptions } from "../options/redis-lock-provider-options.js";
+import { RedisLockProvider } from "../redis-lock-provider.js";
+import { SEMAPHORE_ACQUIRE_SCRIPT } from "./semaphore-scripts.js";
+
+const server = await startRedis();
+afterAll(() => server.close());
+
+const providers: RedisLockProvider[] = [];
+afterEach(async () => {
+  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
+});
+
+function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockProvider {
+  const created = new RedisLockProvider({ url: server.url, ...options });
+  providers.push(created);
+  return created;
+}
+
+const semaphoreName = (label: string) => `semaphore:${label}:${randomUUID()}`;
+const tag = (name: string) => `{distlock:${name}}`;
+/** Resolves after `ms`: for time itself (a lease running out, a window in which nothing may happen), never to order events. */
+const elapse = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const lineLength = (name: string) => server.command("LLEN", `${tag(name)}:sem:queue`) as Promise<number>;
+
+describe("redis semaphore", () => {
+  it("keeps holders in a sorted set by expiry, grants and the permit count under the name's hash tag, and leaves only the fencing counter once idle", async () => {
+    const name = semaphoreName("layout");
+    const semaphore = provider().semaphore(name, { permits: 4 });
+    const permit = await semaphore.acquire({ ttlMs: 30_000, count: 3 });
+    const [secret, expiry] = (await server.command("ZRANGE", `${tag(name)}:sem:holders`, "0", "-1", "WITHSCORES")) as string[];
+    expect(Number(expiry)).toBeGreaterThan(0);
+    expect(await server.command("HGET", `${tag(name)}:sem:grants`, secret as string)).toMatch(new RegExp(`^3 ${permit.fencingToken} `));
+    expect(await server.command("GET", `${tag(name)}:sem:permits`)).toBe("4");
+    expect(Number(await server.command("PTTL", `${tag(name)}:sem:permits`))).toBeGreaterThan(20_000);
+    await permit.release();
+    for (const suffix of ["holders", "grants", "permits", "queue", "waiters"]) expect(await server.command("EXISTS", `${tag(name)}:sem:${suffix}`)).toBe(0);
+    expect(await server.command("GET", `${tag(name)}:sem:fence`)).toBe(String(permit.fencingToken));
+  });
+
+  it("puts every key and the channel of a semaphore in one Cluster slot", () => {
+    const name = semaphoreName("slot");
+    const slots = ["holders", "grants", "permits", "fence", "queue", "waiters", "changed"].map((suffix) => keySlot(`${tag(name)}:sem:${suffix}`));
+    expect(new Set(slots).size).toBe(1);
+  });
+
+  it("a holder left by a crashed process is dropped by the next script once its lease has run out, and its permits are granted", async () => {
+    const name = semaphoreName("crashed");
+    // What a process that took both permits and then died leaves behind: nobody will renew or release it.
+    await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), "ghost-secret", "300", "ghost", "2", "2");
+    const semaphore = provider().semaphore(name, { permits: 2 });
+    expect(await semaphore.tryAcquire()).toBeNull();
+    const started = monotonicNow();
+    const permit = await semaphore.acquire({ ttlMs: 30_000, count: 2, waitMs: 5_000 });
+    expect(monotonicNow() - started).toBeLessThan(2_000);
+    expect(await server.command("ZSCORE", `${tag(name)}:sem:holders`, "ghost-secret")).toBeNull();
+    await permit.release();
+  });
+
+  it("a waiter is woken by the release's message, not by polling: no script runs while it waits", async () => {
+    // A long waiter lease and TTL push the safety-net refresh to 10 s, far beyond this test's bounds.
+    const options = { waiterLeaseMs: 30_000 };
+    const name = semaphoreName("wake");
+    const holder = await provider(options).semaphore(name, { permits: 2 }).acquire({ ttlMs: 60_000, count: 2 });
+    const waiting = provider(options).semaphore(name, { permits: 2 }).acquire({ ttlMs: 60_000 });
+    await expect.poll(() => lineLength(name), { timeout: 10_000 }).toBe(1);
+    const callsBefore = await server.commandCalls("evalsha", "eval");
+    await elapse(500);
+    expect(await server.commandCalls("evalsha", "eval")).toBe(callsBefore);
+    const releasedAt = monotonicNow();
+    await holder.release();
+    const permit = await waiting;
+    expect(monotonicNow() - releasedAt).toBeLessThan(1_000);
+    expect(permit.count).toBe(1);
+  });
+
+  it("refuses another permit count while the line alone keeps the semaphore in use", async () => {
+    const name = semaphoreName("line-keeps-count");
+    const ownerSecret = newOwnerSecret();
+    // A waiter queued for 2 of 2 permits behind a holder that will lapse keeps the count stored.
+    await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), ownerSecret, "30000", "holder", "2", "2");
+    await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), newOwnerSecret(), "30000", "waiter", "2", "1", "waiter-1", "30000");
+    await server.command("EVAL", `return redis.call("ZREM", KEYS[1], ARGV[1])`, "1", `${tag(name)}:sem:holders`, ownerSecret);
+    await expect(provider().semaphore(name, { permits: 3 }).tryAcquire()).rejects.toMatchObject({ code: "PERMITS_MISMATCH", storedPermits: 2 });
+  });
+});
