@@ -11,7 +11,7 @@ const EXIT_BY_CODE: Record<string, number> = {
   BACKEND_UNAVAILABLE: ExitCode.Unavailable,
   QUORUM_NOT_REACHED: ExitCode.Unavailable,
   PERMITS_MISMATCH: ExitCode.Usage,
-  NOT_SUPPORTED: ExitCode.Config,
+  UNSUPPORTED_OPERATION: ExitCode.Config,
 };
 
 /** The one line and exit code an error ends the command with; never a stack trace or a password. */

@@ -77,7 +77,7 @@ describe("distlock run and status --permits (built binary, redis)", () => {
     expect(await holder.exit).toBe(7);
   });
 
-  it("exits 78 with NOT_SUPPORTED on a backend without semaphores, before running the command", async () => {
+  it("exits 78 with UNSUPPORTED_OPERATION on a backend without semaphores, before running the command", async () => {
     const result = await runCli([
       "run",
       "k",
@@ -89,6 +89,6 @@ describe("distlock run and status --permits (built binary, redis)", () => {
       "false",
     ]);
     expect(result.code).toBe(ExitCode.Config);
-    expect(result.stderr).toContain("NOT_SUPPORTED");
+    expect(result.stderr).toContain("UNSUPPORTED_OPERATION");
   });
 });

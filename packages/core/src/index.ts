@@ -25,7 +25,6 @@ export { InvalidConfigError } from "./errors/invalid-config-error.js";
 export { LockError } from "./errors/lock-error.js";
 export { LockLostError } from "./errors/lock-lost-error.js";
 export { LockTimeoutError } from "./errors/lock-timeout-error.js";
-export { NotSupportedError } from "./errors/not-supported-error.js";
 export { PermitsMismatchError } from "./errors/permits-mismatch-error.js";
 export { ProviderClosedError } from "./errors/provider-closed-error.js";
 export { type NodeOutcome, QuorumNotReachedError } from "./errors/quorum-not-reached-error.js";

@@ -94,7 +94,7 @@ export interface LockProvider extends AsyncDisposable {
   /** Admin escape hatch: frees the key whoever holds it; true if something was freed. */
   forceRelease(key: string): Promise<boolean>;
   /**
-   * A counting semaphore: at most `permits` held at once across every process. Throws `NotSupportedError` where
+   * A counting semaphore: at most `permits` held at once across every process. Throws `UnsupportedOperationError` where
    * `capabilities.semaphore` is false, and `InvalidArgumentError` for bad options or a name this provider opened with
    * another permit count.
    */

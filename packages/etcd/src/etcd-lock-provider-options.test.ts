@@ -41,7 +41,15 @@ describe("etcd provider options", () => {
 
   it("advertises etcd's whole-second lease granularity, its minimum TTL, FIFO waiting and revision fencing", async () => {
     const provider = new EtcdLockProvider({ minTtlMs: 1500 });
-    expect(provider.capabilities).toEqual({ fencing: true, fifo: true, serverClock: true, minTtlMs: 2000, ttlGranularityMs: 1000, listing: true, semaphore: false });
+    expect(provider.capabilities).toEqual({
+      fencing: true,
+      fifo: true,
+      serverClock: true,
+      minTtlMs: 2000,
+      ttlGranularityMs: 1000,
+      listing: true,
+      semaphore: false,
+    });
     await provider.close();
   });
 });

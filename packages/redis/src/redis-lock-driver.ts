@@ -67,7 +67,15 @@ interface ScriptCall<R> {
 const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
 const FREED = Object.freeze({ held: true, holdCount: 0 });
 
-const CAPABILITIES: LockCapabilities = Object.freeze({ fencing: true, fifo: true, serverClock: true, minTtlMs: 1, ttlGranularityMs: 1, listing: true, semaphore: true });
+const CAPABILITIES: LockCapabilities = Object.freeze({
+  fencing: true,
+  fifo: true,
+  serverClock: true,
+  minTtlMs: 1,
+  ttlGranularityMs: 1,
+  listing: true,
+  semaphore: true,
+});
 
 /** The lock operations as atomic Lua scripts on one Redis, Sentinel-managed master or Cluster, with a FIFO wait queue per key. */
 export class RedisLockDriver implements LockDriver {

@@ -53,7 +53,7 @@ export function describeSemaphore(options: ResolvedConformanceOptions): void {
       const provider = await harness.provider();
       expect(provider.capabilities.semaphore).toBe(claimed);
       if (!claimed)
-        expect(() => provider.semaphore(harness.key("unsupported"), { permits: 2 })).toThrowError(expect.objectContaining({ code: "NOT_SUPPORTED" }));
+        expect(() => provider.semaphore(harness.key("unsupported"), { permits: 2 })).toThrowError(expect.objectContaining({ code: "UNSUPPORTED_OPERATION" }));
     });
 
     built(`keeps 8 contenders in one process within ${PERMITS} permits, taking 1 or 2 at a time`, async () => {

@@ -10,7 +10,6 @@ export const LockErrorCode = {
   FencedOut: "FENCED_OUT",
   VersionConflict: "VERSION_CONFLICT",
   UnsupportedOperation: "UNSUPPORTED_OPERATION",
-  NotSupported: "NOT_SUPPORTED",
   PermitsMismatch: "PERMITS_MISMATCH",
 } as const;
 

@@ -1,6 +1,6 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "../driver/lock-driver.js";
 import type { DriverPermitRequest, SemaphoreDriver } from "../driver/semaphore-driver.js";
-import { NotSupportedError } from "../errors/not-supported-error.js";
+import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
 import type { LockCapabilities, LockState } from "../types.js";
 
 /** What an acquire in progress asks for, found by its owner secret. */
@@ -52,11 +52,11 @@ export class PermitLockDriver implements LockDriver {
 
   /** Semaphores are inspected through `SemaphoreDriver.inspect`; the lock-shaped view does not exist. */
   inspect(): Promise<LockState | null> {
-    return Promise.reject(new NotSupportedError(this.backend, "lock-shaped view of a semaphore"));
+    return Promise.reject(new UnsupportedOperationError(this.backend, "inspect", "a semaphore is inspected through semaphore().inspect()"));
   }
 
   forceRelease(): Promise<boolean> {
-    return Promise.reject(new NotSupportedError(this.backend, "force-release of a semaphore"));
+    return Promise.reject(new UnsupportedOperationError(this.backend, "forceRelease", "semaphores have no force-release"));
   }
 
   /** The backend's own driver owns the connections and closes them. */

@@ -15,7 +15,7 @@ function driverWithoutSemaphores() {
 }
 
 describe("provider.semaphore", () => {
-  it("throws NOT_SUPPORTED where the driver has no semaphores, after checking the input", () => {
+  it("throws UNSUPPORTED_OPERATION where the driver has no semaphores, after checking the input", () => {
     const provider = new DriverLockProvider(driverWithoutSemaphores());
     let error: unknown;
     try {
@@ -23,7 +23,7 @@ describe("provider.semaphore", () => {
     } catch (caught) {
       error = caught;
     }
-    expect(LockError.is(error, LockErrorCode.NotSupported)).toBe(true);
+    expect(LockError.is(error, LockErrorCode.UnsupportedOperation)).toBe(true);
     expect(() => provider.semaphore("jobs", { permits: 0 })).toThrow(/options\.permits/);
   });
 

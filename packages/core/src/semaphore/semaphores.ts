@@ -1,7 +1,7 @@
 import type { LockDriver } from "../driver/lock-driver.js";
 import type { SemaphoreDriver } from "../driver/semaphore-driver.js";
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
-import { NotSupportedError } from "../errors/not-supported-error.js";
+import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
 import { validateKey } from "../options/validate-acquire.js";
 import { validateSemaphoreOptions } from "../options/validate-semaphore.js";
 import type { LockProvider, Semaphore } from "../types.js";
@@ -31,7 +31,8 @@ export class Semaphores {
     const permits = validateSemaphoreOptions(options);
     this.#assertOpen();
     const semaphores = this.#driver.semaphores;
-    if (!this.#driver.capabilities.semaphore || semaphores === undefined) throw new NotSupportedError(this.#driver.backend, "semaphores");
+    if (!this.#driver.capabilities.semaphore || semaphores === undefined)
+      throw new UnsupportedOperationError(this.#driver.backend, "semaphore", "counting semaphores are not built on it (capabilities.semaphore is false)");
     const known = this.#permitsByName.get(name);
     if (known !== undefined && known !== permits) {
       throw new InvalidArgumentError("options.permits", `semaphore "${name}" was opened with ${known} permits in this provider, not ${permits}`);
