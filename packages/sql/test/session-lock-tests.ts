@@ -156,6 +156,21 @@ export function sessionLossTests(setup: SessionLossSetup): void {
     await lock.release();
   });
 
+  it("a waiter granted after waiting longer than half its TTL still gets most of its lease (a ping dates it)", async () => {
+    const lockKey = uniqueKey("long-wait");
+    const ttlMs = 1_000;
+    const { child, held } = spawnHolder(url, lockKey, 60_000);
+    await held;
+    const waiter = provider();
+    const waiting = waiter.acquire(lockKey, { ttlMs, waitMs: 20_000 });
+    await queuedOnServer(waiter, lockKey);
+    freeze(ttlMs * 0.7);
+    child.kill("SIGKILL");
+    const lock = await waiting;
+    expect(lock.remainingMs()).toBeGreaterThan(ttlMs * 0.7);
+    await lock.release();
+  });
+
   it("tokens strictly increase per key across processes", async () => {
     const lockKey = uniqueKey("tokens");
     const local = provider();

@@ -95,10 +95,24 @@ export class SessionLockSpace {
         await slot.connection.unlock(id).catch(() => slot.connection.end());
         throw signal.reason;
       }
-      return this.#register(request, slot, id, token, sentAt);
+      return this.#register(request, slot, id, token, await this.#leaseStart(slot, sentAt, request.ttlMs));
     } finally {
       slot.waiting = false;
     }
+  }
+
+  /**
+   * When the lease of a grant by a wait sent at `sentAt` starts. A wait longer than half the TTL would leave little
+   * of a lease dated from its send, so a ping proves the session alive (and restarts the server's idle limit) and
+   * dates it; if the ping fails, the send does and core's check of the grant fails the same way.
+   */
+  async #leaseStart(slot: SessionSlot, sentAt: number, ttlMs: number): Promise<number> {
+    const pingAt = monotonicNow();
+    if (pingAt - sentAt <= ttlMs / 2) return sentAt;
+    return this.#on(slot, () => slot.connection.ping()).then(
+      () => pingAt,
+      () => sentAt,
+    );
   }
 
   renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
