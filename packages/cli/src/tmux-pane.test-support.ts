@@ -59,6 +59,15 @@ export class TmuxPane {
     await this.#tmux("send-keys", "-t", "test", key);
   }
 
+  /** The process id of the pane's program (the child of the shell that runs it). */
+  async programPid(): Promise<number> {
+    const shell = (await this.#tmux("display-message", "-p", "-t", "test", "#{pane_pid}")).stdout.trim();
+    const { stdout } = await run("ps", ["-o", "pid=", "--ppid", shell]);
+    const pid = Number(stdout.trim().split(/\s+/)[0]);
+    if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no program runs under the pane's shell ${shell}`);
+    return pid;
+  }
+
   /** Resolves once the pane's program has exited, with its status and how it left the terminal. */
   async exited(timeoutMs = 15_000): Promise<PaneExit> {
     const screen = await this.waitForScreen("the program in the pane to exit", (text) => text.includes(EXIT_MARK), timeoutMs);

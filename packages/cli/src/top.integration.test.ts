@@ -94,6 +94,14 @@ describe.each(backends)("distlock top on %s", (_, makeUrl) => {
     expect(await pane.exited()).toEqual({ status: 0, alternateScreenLeft: true, cursorVisible: true });
   });
 
+  it("exits 0 on SIGTERM with the terminal restored", async () => {
+    pane = await TmuxPane.open(COLUMNS, ROWS);
+    await pane.start([process.execPath, DISTLOCK_BIN, "top", "--url", url]);
+    await pane.waitForScreen("the header", (text) => text.includes("distlock top  backend"));
+    process.kill(await pane.programPid(), "SIGTERM");
+    expect(await pane.exited()).toEqual({ status: 0, alternateScreenLeft: true, cursorVisible: true });
+  });
+
   it("prints one snapshot and exits 0 when stdout is not a terminal", async () => {
     const key = `top-once-${crypto.randomUUID()}`;
     const lock = await (await provider("once")).acquire(key, { ttlMs: TTL_MS });
@@ -110,6 +118,7 @@ describe("distlock top flags", () => {
     ["--limit 1.5", ["--limit", "1.5"], "--limit"],
     ["--interval 10ms", ["--interval", "10ms"], "--interval"],
     ["--interval soon", ["--interval", "soon"], "--interval"],
+    ["--interval 120m", ["--interval", "120m"], "--interval"],
     ["two prefixes", ["a", "b"], "at most one PREFIX"],
   ])("rejects %s as a usage error (64) before connecting", async (_, args, message) => {
     const result = await runCli(["top", ...args, "--url", "redis://127.0.0.1:1"]);

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { createLockProvider, LockError, type LockProvider } from "@distlock/core";
+import { createLockProvider, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { abortableSleep } from "@distlock/core/driver";
 import { CliError } from "../cli-error.js";
 import { COMMON_OPTIONS, parseCommand, parseDuration } from "../common-options.js";
@@ -17,13 +17,19 @@ Needs a backend that can list its keys (not SQL session mode). Never shows owner
 
 const DEFAULT_INTERVAL_MS = 1000;
 const MIN_INTERVAL_MS = 100;
+const MAX_INTERVAL_MS = 3_600_000;
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
 
 const TOP_OPTIONS = { ...COMMON_OPTIONS, interval: { type: "string" }, limit: { type: "string" } } as const;
 
 /** Failures that another refresh cannot fix: they end the command instead of being shown on the screen. */
-const FATAL_CODES: ReadonlySet<string> = new Set(["INVALID_ARGUMENT", "INVALID_CONFIG", "UNSUPPORTED_OPERATION", "PROVIDER_CLOSED"]);
+const FATAL_CODES: ReadonlySet<string> = new Set([
+  LockErrorCode.InvalidArgument,
+  LockErrorCode.InvalidConfig,
+  LockErrorCode.UnsupportedOperation,
+  LockErrorCode.ProviderClosed,
+]);
 
 export async function topCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(() => parseArgs({ args, options: TOP_OPTIONS, allowPositionals: true }));
@@ -31,7 +37,7 @@ export async function topCommand(args: string[]): Promise<number> {
   if (positionals.length > 1) throw new CliError(`top takes at most one PREFIX, got ${positionals.length}`);
   const prefix = positionals[0] ?? "";
   const intervalMs = parseDuration("interval", values.interval) ?? DEFAULT_INTERVAL_MS;
-  if (intervalMs < MIN_INTERVAL_MS) throw new CliError(`--interval must be at least ${MIN_INTERVAL_MS}ms, got "${values.interval}"`);
+  if (intervalMs < MIN_INTERVAL_MS || intervalMs > MAX_INTERVAL_MS) throw new CliError(`--interval must be from 100ms to 60m, got "${values.interval}"`);
   const limit = parseLimit(values.limit);
   const provider = await createLockProvider(values.url);
   try {
