@@ -7,11 +7,13 @@ import { FENCE_SCENARIOS } from "./fence/fence-scenario-group.js";
 import { benchScaleFrom, collectMachineInfo, runScenarioGroups, sweepPlots, writeBenchReport } from "./harness/index.js";
 import { OBSERVABILITY_SCENARIOS } from "./observability/observability-scenario-group.js";
 import { REDIS_SCENARIOS } from "./redis/redis-scenario-group.js";
+import { REDIS_SEMAPHORE_SCENARIOS } from "./redis/semaphore-scenario-group.js";
 import { REDLOCK_SCENARIOS } from "./redlock/redlock-scenario-group.js";
 import { SQL_SCENARIOS } from "./sql/sql-scenario-group.js";
 
 const GROUPS = {
   redis: REDIS_SCENARIOS,
+  semaphore: REDIS_SEMAPHORE_SCENARIOS,
   redlock: REDLOCK_SCENARIOS,
   etcd: ETCD_SCENARIOS,
   sql: SQL_SCENARIOS,

@@ -2,7 +2,7 @@ import { type BenchRow, type BenchTable, type Better, bestPeer } from "./bench-r
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledMs, scaledWorkerCounts } from "./bench-scale.js";
 import { type ContendReply, type ContendTask, DRAIN_MS } from "./contend-worker.js";
 import { contentionMetrics, type Window } from "./contention-metrics.js";
-import { type LockSubject, peerNames } from "./lock-subject.js";
+import { type LockSubject, peerNames, permitsOf } from "./lock-subject.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
 import { sharedClockMs, sleepUntil } from "./stats.js";
 import { runInProcesses } from "./worker-processes.js";
@@ -59,17 +59,23 @@ export interface ContendedSweep<S extends LockSubject> extends ContendedRun<S> {
 
 const HAND_OFF_NOTE = `- hand-off: from one worker's release call to the next worker's grant; wait: from a worker's acquire call to its grant; fairness: fewest ÷ most acquisitions of any worker in the window; stuck workers (only where any): still inside acquire ${DRAIN_MS / 1000} s after the window ended; errors (only where any): acquires or releases that threw`;
 
-/** For each W, every subject in turn: W workers over 4 OS processes hammer one key with an empty critical section. */
+/**
+ * For each W, every subject in turn: W workers over 4 OS processes hammer one key (or take one permit each of one
+ * semaphore, for subjects with `permits`) with an empty critical section.
+ */
 export async function contendedSweep<S extends LockSubject>(sweep: ContendedSweep<S>): Promise<BenchTable[]> {
   const tables: BenchTable[] = [];
+  const permits = permitsOf(sweep.subjects);
   const windowS = scaledMs(CONTENDED_WINDOW_MS, sweep.scale ?? DEFAULT_BENCH_SCALE) / 1000;
   for (const workers of scaledWorkerCounts(sweep.workerCounts, sweep.scale ?? DEFAULT_BENCH_SCALE)) {
     const shape = { processes: PROCESSES, workers, keyPerProcess: false };
     const rows: BenchRow[] = [];
     for (const subject of sweep.subjects) rows.push(await measureContended(sweep, subject, shape));
+    const contended = permits === 1 ? "contended hand-off" : "contended";
+    const held = permits === 1 ? "one key" : `one semaphore with N = ${permits} permits, each acquire taking one`;
     tables.push({
       id: `${sweep.id}-contended-w${workers}`,
-      title: `${sweep.system} contended hand-off: W = ${workers} workers over ${PROCESSES} processes, one key, empty critical section, ${windowS} s`,
+      title: `${sweep.system} ${contended}: W = ${workers} workers over ${PROCESSES} processes, ${held}, empty critical section, ${windowS} s`,
       rows,
       baseline: sweep.baseline ?? bestPeer(rows, peerNames(sweep.subjects), sweep.ratioOf, sweep.better ?? "lower"),
       ratioOf: sweep.ratioOf,
@@ -124,11 +130,12 @@ export async function measureContended<S extends LockSubject>(run: ContendedRun<
   const after = await run.counter?.read(subject);
   const workers = Array.from({ length: shape.processes }, (_, p) => Array.from({ length: perProcess(p) }, (_, w) => `${p}/${w}`)).flat();
   const replies = await running;
+  // A hand-off (one release, the next grant) exists only where one holder at a time shares one key.
   const { granted, metrics } = contentionMetrics(
     replies.flatMap((reply) => reply.acquisitions),
     window,
     workers,
-    !shape.keyPerProcess,
+    !shape.keyPerProcess && permitsOf([subject]) === 1,
   );
   const stuck = replies.reduce((sum, reply) => sum + reply.stuck, 0);
   if (stuck > 0) metrics["stuck workers"] = stuck;

@@ -11,14 +11,14 @@ export interface Window {
 
 /**
  * Metrics of the acquisitions granted inside `window`: throughput, waiting time, fairness over `workers` (every worker
- * id, so one that never got the key counts as 0) and, when everyone contends for one key, hand-off latency: from one
- * worker's release to the next grant, wherever the holder changes.
+ * id, so one that never got the key counts as 0) and, with `handOff` (everyone contends for one key that one holds at
+ * a time), hand-off latency: from one worker's release to the next grant, wherever the holder changes.
  */
 export function contentionMetrics(
   acquisitions: readonly Acquisition[],
   window: Window,
   workers: readonly string[],
-  sharedKey: boolean,
+  handOff: boolean,
 ): { readonly granted: number; readonly metrics: Record<string, number> } {
   const inWindow = acquisitions.filter(([, , acquiredAt]) => acquiredAt >= window.startAt && acquiredAt < window.endAt).sort((a, b) => a[2] - b[2]);
   const perWorker = new Map<string, number>(workers.map((worker) => [worker, 0]));
@@ -26,7 +26,7 @@ export function contentionMetrics(
   const counts = [...perWorker.values()];
   // Acquisitions/s first: the column a contended table leads with.
   const metrics: Record<string, number> = { "acq/s": inWindow.length / ((window.endAt - window.startAt) / 1000) };
-  if (sharedKey) {
+  if (handOff) {
     const handOffs: number[] = [];
     for (let i = 1; i < inWindow.length; i++) {
       const [previous, current] = [inWindow[i - 1] as Acquisition, inWindow[i] as Acquisition];

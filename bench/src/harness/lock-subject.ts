@@ -24,6 +24,8 @@ export interface LockSubject {
   readonly role: SubjectRole;
   /** Settings worth printing under the table. */
   readonly settings: string;
+  /** How many may hold a key at once: a semaphore's permits, each `acquire` taking one. @default 1 (a lock) */
+  readonly permits?: number;
   /** Connects to `target` (a URL or endpoint list, as the backend's scenarios pass it). */
   open(target: string): Promise<OpenSubject>;
 }
@@ -31,6 +33,13 @@ export interface LockSubject {
 /** The names of the peer libraries among `subjects`. */
 export function peerNames(subjects: readonly LockSubject[]): ReadonlySet<string> {
   return new Set(subjects.filter((subject) => subject.role === "peer").map((subject) => subject.name));
+}
+
+/** How many may hold a key at once for every one of `subjects` (subjects measured side by side must agree). */
+export function permitsOf(subjects: readonly LockSubject[]): number {
+  const permits = new Set(subjects.map((subject) => subject.permits ?? 1));
+  if (permits.size > 1) throw new Error(`subjects measured side by side admit different numbers of holders: ${[...permits].join(", ")}`);
+  return [...permits][0] ?? 1;
 }
 
 /** A distlock provider seen as a subject: acquire with the given ttl, release the handle. */

@@ -1,12 +1,12 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledCount } from "./bench-scale.js";
-import type { LockSubject, OpenSubject } from "./lock-subject.js";
+import { type LockSubject, type OpenSubject, permitsOf } from "./lock-subject.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
 import { clientCpuPerOp, summarizeTurns, type TurnSample } from "./turn-summary.js";
 
 const TTL_MS = 10_000;
 
-/** One client per subject, serial acquire+release of one free key. */
+/** One client per subject, serial acquire+release of one free key (or one permit of a free semaphore). */
 export interface UncontendedRun<S extends LockSubject> {
   /** Names the system in the title, e.g. "Redis", "PostgreSQL". */
   readonly system: string;
@@ -34,6 +34,7 @@ export interface UncontendedRun<S extends LockSubject> {
 
 /** The cost of a lock when nobody competes: each subject is opened and warmed up on its first turn and closed after its last. */
 export async function uncontendedScenario<S extends LockSubject>(run: UncontendedRun<S>): Promise<BenchTable> {
+  const permits = permitsOf(run.subjects);
   const rounds = run.rounds ?? 1;
   const scale = run.scale ?? DEFAULT_BENCH_SCALE;
   const perRound = Math.ceil(scaledCount(run.iterations, scale) / rounds);
@@ -58,10 +59,11 @@ export async function uncontendedScenario<S extends LockSubject>(run: Uncontende
     subject: subject.name,
     metrics: summarizeTurns(turns[index] ?? [], run.acquireLatency === true),
   }));
+  const held = permits === 1 ? "one key" : `one permit of a semaphore with N = ${permits}`;
   const turnsNote = rounds === 1 ? "" : `, in ${rounds} rounds with subjects taking turns`;
   return {
     id: `${run.id}-uncontended`,
-    title: `${run.system} uncontended: one client per subject, ${perRound * rounds} serial acquire+release of one key${turnsNote}`,
+    title: `${run.system} uncontended: one client per subject, ${perRound * rounds} serial acquire+release of ${held}${turnsNote}`,
     rows,
     baseline: run.baseline,
     ratioOf: "ops/s",

@@ -47,7 +47,7 @@ export const RAW_FLOOR: RedisLockSubject = {
 };
 
 /** One client on the subject's redis-server. */
-const connectOne = (url: string) => [new Redis(url).on("error", () => undefined)];
+export const connectOne = (url: string) => [new Redis(url).on("error", () => undefined)];
 
 export const NODE_REDLOCK = sesamecareRedlock("redlock", "@sesamecare-oss/redlock (1 node)", connectOne);
 

@@ -46,19 +46,32 @@ export interface SemaphoreOptions {
   readonly refreshInterval: number;
 }
 
-/** A redis-semaphore mutex (`Mutex` on one node, `RedlockMutex` over every master), one per acquisition, over the clients `connect` opens. */
+/** What a redis-semaphore subject other than a mutex sends and admits. */
+export interface SemaphoreKind {
+  /** @default ["set", "evalsha", "eval"] (a mutex's) */
+  readonly clientCommands?: readonly string[];
+  /** Holders a key admits at once (a `Semaphore`'s limit). @default 1 */
+  readonly permits?: number;
+}
+
+/**
+ * A redis-semaphore mutex (`Mutex` on one node, `RedlockMutex` over every master) or semaphore (`Semaphore`, with its
+ * `kind`), one per acquisition, over the clients `connect` opens.
+ */
 export function redisSemaphore(
   id: string,
   name: string,
   connect: (url: string) => Redis[],
   mutex: (clients: Redis[], key: string, options: SemaphoreOptions) => SemaphoreMutex,
+  kind: SemaphoreKind = {},
 ): RedisLockSubject {
   return {
     id,
     name,
     role: "peer",
-    clientCommands: ["set", "evalsha", "eval"],
-    settings: `retryInterval ${PEER_RETRY_MS} ms, refresh at ttl/3`,
+    clientCommands: kind.clientCommands ?? ["set", "evalsha", "eval"],
+    permits: kind.permits,
+    settings: `retryInterval ${PEER_RETRY_MS} ms, refresh at ttl/3${kind.permits === undefined ? "" : `, limit ${kind.permits}`}`,
     async open(url) {
       const clients = connect(url);
       return {

@@ -31,7 +31,8 @@ type AcquireReply = string | number | [number];
 
 /**
  * Counting semaphores as atomic Lua scripts (see `semaphore-scripts.ts` for the data layout), waiting in a FIFO line
- * on the server and woken by pub/sub when the head's permits are free, with the lock's queue refresh as safety net.
+ * on the server; the script that frees permits grants them to the heads of the line and publishes each grant, with the
+ * lock's queue refresh (which also picks up a grant whose message was lost) as safety net.
  */
 export class RedisSemaphoreDriver implements SemaphoreDriver {
   readonly #access: RedisSemaphoreAccess;
@@ -41,11 +42,11 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
     this.#access = access;
     this.#queue = {
       attempt: (request, waiterId) => this.#attempt(request as DriverPermitRequest, waiterId),
-      leave: (request, waiterId) => access.run("leave", SEMAPHORE_LEAVE_SCRIPT, [access.layout.tag(request.key)], [waiterId]),
+      leave: (request, waiterId) => access.run("leave", SEMAPHORE_LEAVE_SCRIPT, [access.layout.tag(request.key)], [waiterId, request.ownerSecret]),
       listen: (name, listener) => access.listen(semaphoreChannel(access.layout, name), listener),
       waiterLeaseMs: access.waiterLeaseMs,
-      // A wake-up names the head of the line; it takes its permits with an attempt, which checks they are still free.
-      claimHandOffs: true,
+      // The scripts grant a waiter its permits and publish the grant, so its message is its permit (see semaphore-scripts.ts).
+      claimHandOffs: false,
     };
   }
 

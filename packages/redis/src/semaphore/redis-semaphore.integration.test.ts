@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { keySlot } from "../keys/key-slot.js";
 import type { RedisLockProviderOptions } from "../options/redis-lock-provider-options.js";
 import { RedisLockProvider } from "../redis-lock-provider.js";
-import { SEMAPHORE_ACQUIRE_SCRIPT } from "./semaphore-scripts.js";
+import { SEMAPHORE_ACQUIRE_SCRIPT, SEMAPHORE_LEAVE_SCRIPT, SEMAPHORE_RELEASE_SCRIPT } from "./semaphore-scripts.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
@@ -76,6 +76,43 @@ describe("redis semaphore", () => {
     const permit = await waiting;
     expect(monotonicNow() - releasedAt).toBeLessThan(1_000);
     expect(permit.count).toBe(1);
+    // The release granted the permit and its message carried the grant: the waiter sent no script of its own.
+    expect(await server.commandCalls("evalsha", "eval")).toBe(callsBefore + 1);
+    const [granted] = (await server.command("ZRANGE", `${tag(name)}:sem:holders`, "0", "-1")) as string[];
+    expect(await server.command("HGET", `${tag(name)}:sem:grants`, granted as string)).toMatch(new RegExp(`^1 ${permit.fencingToken} `));
+    await permit.release();
+  });
+
+  it("a waiter whose grant message was lost gets that grant from its next attempt, its lease starting again", async () => {
+    const name = semaphoreName("lost-message");
+    const [holderSecret, waiterSecret] = [newOwnerSecret(), newOwnerSecret()];
+    const attempt = (secret: string) =>
+      server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), secret, "30000", "label", "1", "1", "waiter-1", "30000");
+    await attempt(holderSecret);
+    expect(typeof (await attempt(waiterSecret))).toBe("number");
+    // Nobody listens on the channel: the release grants the permit to the head of the line, and its message is lost.
+    await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), holderSecret);
+    expect(await lineLength(name)).toBe(0);
+    const grantedUntil = Number(await server.command("ZSCORE", `${tag(name)}:sem:holders`, waiterSecret));
+    const token = await attempt(waiterSecret);
+    expect(await server.command("HGET", `${tag(name)}:sem:grants`, waiterSecret)).toBe(`1 ${token} label`);
+    expect(Number(await server.command("ZSCORE", `${tag(name)}:sem:holders`, waiterSecret))).toBeGreaterThanOrEqual(grantedUntil);
+    expect(await server.command("ZCARD", `${tag(name)}:sem:holders`)).toBe(1);
+  });
+
+  it("a waiter that gives up after its permits were granted to it gives them back, and the next in line gets them", async () => {
+    const name = semaphoreName("leave-granted");
+    const secrets = [newOwnerSecret(), newOwnerSecret(), newOwnerSecret()];
+    const attempt = (secret: string, waiterId: string) =>
+      server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), secret, "30000", "label", "1", "1", waiterId, "30000");
+    await attempt(secrets[0] as string, "holder");
+    await attempt(secrets[1] as string, "first");
+    await attempt(secrets[2] as string, "second");
+    await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), secrets[0] as string);
+    expect(await server.command("ZSCORE", `${tag(name)}:sem:holders`, secrets[1] as string)).not.toBeNull();
+    await server.command("EVAL", SEMAPHORE_LEAVE_SCRIPT.lua, "1", tag(name), "first", secrets[1] as string);
+    expect(await server.command("ZRANGE", `${tag(name)}:sem:holders`, "0", "-1")).toEqual([secrets[2]]);
+    expect(await lineLength(name)).toBe(0);
   });
 
   it("refuses another permit count while the line alone keeps the semaphore in use", async () => {

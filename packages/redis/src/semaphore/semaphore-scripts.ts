@@ -8,13 +8,14 @@ import { RedisScript } from "../scripts/redis-script.js";
  * - `<tag>:sem:grants`: hash, owner secret → "<count> <fencing token> <holder label>";
  * - `<tag>:sem:permits`: the permit count the semaphore is in use with, kept while anyone holds or waits;
  * - `<tag>:sem:fence`: the fencing counter, never expiring (the lock's `next_token`, so tokens also follow the clock);
- * - `<tag>:sem:queue` and `<tag>:sem:waiters`: the FIFO line (ids in arrival order) and each waiter's "<expiry ms> <count>";
- * - `<tag>:sem:changed`: pub/sub channel where "<waiter id> 0 0" tells the head of the line that its permits are free
- *   (the lock's hand-off format; a semaphore waiter always claims through an attempt).
+ * - `<tag>:sem:queue` and `<tag>:sem:waiters`: the FIFO line (ids in arrival order) and each waiter's
+ *   "<expiry ms> <count> <ttl ms> <owner secret> <holder label>";
+ * - `<tag>:sem:changed`: pub/sub channel where "<waiter id> <fencing token> <ttl ms>" tells a waiter that its permits
+ *   were granted to it (the lock's hand-off format), so it holds them without another round trip.
  * Every script first drops lapsed holders, so their permits are free to whoever runs next; and after any change that
- * may let the head in, it tells the head.
+ * may let the head in, it grants the heads of the line whose counts fit, in order.
  */
-const SEMAPHORE_STATE = `${NOW_US}
+const SEMAPHORE_STATE = `${NOW_US}${NEXT_TOKEN}
 local tag = KEYS[1]
 local holders, grants, stored, fence = tag .. ":sem:holders", tag .. ":sem:grants", tag .. ":sem:permits", tag .. ":sem:fence"
 local queue, waiters, channel = tag .. ":sem:queue", tag .. ":sem:waiters", tag .. ":sem:changed"
@@ -37,16 +38,32 @@ local function head()
     local id = redis.call("LINDEX", queue, 0)
     if not id then return nil end
     local entry = redis.call("HGET", waiters, id)
-    local expires, count = string.match(entry or "", "^(%d+) (%d+)$")
-    if expires and tonumber(expires) > now then return id, tonumber(count) end
+    local expires, count, ttl, secret, holder = string.match(entry or "", "^(%d+) (%d+) (%d+) (%S+) (.*)$")
+    if expires and tonumber(expires) > now then return id, tonumber(count), tonumber(ttl), secret, holder end
     redis.call("LPOP", queue)
     redis.call("HDEL", waiters, id)
   end
   return nil
 end
-local function wake_head(permits)
-  local id, count = head()
-  if id and permits and count <= tonumber(permits) - in_use() then redis.call("PUBLISH", channel, id .. " 0 0") end
+local function grant(secret, count, ttl, holder)
+  local token = next_token(fence, clock)
+  redis.call("ZADD", holders, string.format("%.0f", now + ttl), secret)
+  redis.call("HSET", grants, secret, count .. " " .. token .. " " .. holder)
+  return token
+end
+local function serve_line(permits)
+  if not permits then return end
+  local free = nil
+  for _ = 1, 1000 do
+    local id, count, ttl, secret, holder = head()
+    if not id then return end
+    free = free or tonumber(permits) - in_use()
+    if count > free then return end
+    redis.call("LPOP", queue)
+    redis.call("HDEL", waiters, id)
+    redis.call("PUBLISH", channel, id .. " " .. grant(secret, count, ttl, holder) .. " " .. ttl)
+    free = free - count
+  end
 end
 local function keep()
   local last = redis.call("ZRANGE", holders, -1, -1, "WITHSCORES")
@@ -64,36 +81,37 @@ end
 `;
 
 /**
- * Takes `count` permits if that many are free and nobody waits ahead (a waiter: if it heads the line), else refuses
- * and, for a waiter, joins or refreshes its place in line. ARGV: owner secret, ttl ms, holder label, permits, count,
- * and for a waiter its id and lease ms. Replies: a grant's fencing token (string); a refusal's retry bound in ms
- * (integer: until the soonest holder's lease ends, or the waiter's lease); {stored permits} when the semaphore is in
- * use with another permit count.
+ * Takes `count` permits if that many are free and nobody waits ahead, else refuses and, for a waiter, joins or
+ * refreshes its place in line. A waiter whose permits were granted to it already (by a release whose message it has not
+ * seen yet) gets that grant, its lease starting again now. ARGV: owner secret, ttl ms, holder label, permits, count, and
+ * for a waiter its id and lease ms. Replies: a grant's fencing token (string); a refusal's retry bound in ms (integer:
+ * until the soonest holder's lease ends, or the waiter's lease); {stored permits} when the semaphore is in use with
+ * another permit count.
  */
 export const SEMAPHORE_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:semaphore-acquire",
-  `${NEXT_TOKEN}${SEMAPHORE_STATE}
+  `${SEMAPHORE_STATE}
 local secret, ttl, holder, permits, count = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-local id, lease = ARGV[6] or "", tonumber(ARGV[7] or "0")
-local freed = prune()
+local id, lease = ARGV[6], tonumber(ARGV[7] or "0")
+prune()
 local known = redis.call("GET", stored)
 if known and tonumber(known) ~= permits then return {tonumber(known)} end
-local first = head()
-if (not first or first == id) and in_use() + count <= permits then
-  if first then
-    redis.call("LPOP", queue)
-    redis.call("HDEL", waiters, id)
-  end
-  local token = next_token(fence, clock)
-  redis.call("ZADD", holders, string.format("%.0f", now + ttl), secret)
-  redis.call("HSET", grants, secret, count .. " " .. token .. " " .. holder)
+serve_line(known)
+local granted = redis.call("HGET", grants, secret)
+if granted then
+  redis.call("ZADD", holders, "XX", string.format("%.0f", now + ttl), secret)
+  keep()
+  return string.match(granted, "^%d+ (%d+)")
+end
+if not head() and in_use() + count <= permits then
+  local token = grant(secret, count, ttl, holder)
   redis.call("SET", stored, permits)
   keep()
-  wake_head(permits)
   return token
 end
-if id ~= "" then
-  if redis.call("HSET", waiters, id, string.format("%.0f", now + lease) .. " " .. count) == 1 then redis.call("RPUSH", queue, id) end
+if id then
+  local entry = string.format("%.0f", now + lease) .. " " .. count .. " " .. ttl .. " " .. secret .. " " .. holder
+  if redis.call("HSET", waiters, id, entry) == 1 then redis.call("RPUSH", queue, id) end
   if redis.call("PTTL", queue) < lease * 2 then
     redis.call("PEXPIRE", queue, lease * 2)
     redis.call("PEXPIRE", waiters, lease * 2)
@@ -101,7 +119,6 @@ if id ~= "" then
   redis.call("SET", stored, permits)
 end
 keep()
-if freed > 0 then wake_head(permits) end
 local soonest = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
 if soonest[2] then return math.max(1, tonumber(soonest[2]) - now) end
 return math.max(1, lease)
@@ -109,31 +126,34 @@ return math.max(1, lease)
   1,
 );
 
-/** Gives a grant's permits back and tells the head of the line if it fits now. ARGV: owner secret. Returns 1, or 0 when not held. */
+/** Gives a grant's permits back and grants them on to the heads of the line that fit now. ARGV: owner secret. Returns 1, or 0 when not held. */
 export const SEMAPHORE_RELEASE_SCRIPT = new RedisScript(
   "distlock:semaphore-release",
   `${SEMAPHORE_STATE}
 prune()
 local held = redis.call("ZREM", holders, ARGV[1])
 redis.call("HDEL", grants, ARGV[1])
-local permits = redis.call("GET", stored)
+serve_line(redis.call("GET", stored))
 keep()
-wake_head(permits)
 return held
 `,
   1,
 );
 
-/** A waiter gives up: drops its place in line and tells the new head if it fits now. ARGV: waiter id. Returns 1. */
+/**
+ * A waiter gives up: drops its place in line, gives back permits granted to it that it has not heard of, and grants
+ * the heads of the line that fit now. ARGV: waiter id, its owner secret. Returns 1.
+ */
 export const SEMAPHORE_LEAVE_SCRIPT = new RedisScript(
   "distlock:semaphore-leave",
   `${SEMAPHORE_STATE}
 prune()
 redis.call("HDEL", waiters, ARGV[1])
 redis.call("LREM", queue, 1, ARGV[1])
-local permits = redis.call("GET", stored)
+redis.call("ZREM", holders, ARGV[2])
+redis.call("HDEL", grants, ARGV[2])
+serve_line(redis.call("GET", stored))
 keep()
-wake_head(permits)
 return 1
 `,
   1,
