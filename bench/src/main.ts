@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ETCD_SCENARIOS } from "./etcd/etcd-scenario-group.js";
 import { FENCE_SCENARIOS } from "./fence/fence-scenario-group.js";
-import { benchScaleFrom, collectMachineInfo, runScenarioGroups, sweepPlots, writeBenchReport } from "./harness/index.js";
+import { benchScaleFrom, collectMachineInfo, runGroupsIsolated, runScenarioGroups, sweepPlots, writeBenchReport, writeGroupResults } from "./harness/index.js";
 import { OBSERVABILITY_SCENARIOS } from "./observability/observability-scenario-group.js";
 import { REDIS_SCENARIOS } from "./redis/redis-scenario-group.js";
 import { REDIS_SEMAPHORE_SCENARIOS } from "./redis/semaphore-scenario-group.js";
@@ -23,16 +23,39 @@ const GROUPS = {
 const REPORT_DIR = fileURLToPath(new URL("../../docs/benchmarks/", import.meta.url));
 
 const args = process.argv.slice(2);
-const { values, positionals: wanted } = parseArgs({ args, options: { out: { type: "string" } }, allowPositionals: true });
+const { values, positionals: wanted } = parseArgs({
+  args,
+  options: { out: { type: "string" }, "result-file": { type: "string" } },
+  allowPositionals: true,
+});
 const unknown = wanted.filter((name) => !(name in GROUPS));
 if (unknown.length > 0) throw new Error(`unknown scenario group ${unknown.join(", ")}; choose from ${Object.keys(GROUPS).join(", ")}`);
 const scale = benchScaleFrom(process.env);
+const resultFile = values["result-file"];
+if (resultFile !== undefined) {
+  // A child of the run below: its groups' results go to the parent, which writes the report.
+  writeGroupResults(
+    resultFile,
+    await runScenarioGroups(
+      wanted.map((name) => GROUPS[name as keyof typeof GROUPS]),
+      scale,
+    ),
+  );
+  process.exit(0);
+}
+const names = wanted.length === 0 ? Object.keys(GROUPS) : wanted;
 // The committed report is the full run of every group; a part of it, or a quick run, is written only where --out says.
 const reportDir = values.out !== undefined ? resolve(values.out) : wanted.length === 0 && !scale.quick ? REPORT_DIR : undefined;
 const machine = await collectMachineInfo();
 const startedAt = new Date();
 const started = performance.now();
-const groups = await runScenarioGroups(wanted.length === 0 ? Object.values(GROUPS) : wanted.map((name) => GROUPS[name as keyof typeof GROUPS]), scale);
+const groups =
+  names.length === 1
+    ? await runScenarioGroups(
+        names.map((name) => GROUPS[name as keyof typeof GROUPS]),
+        scale,
+      )
+    : await runGroupsIsolated(fileURLToPath(import.meta.url), names);
 if (reportDir !== undefined) {
   const report = {
     command: `${scale.quick ? "DISTLOCK_BENCH_QUICK=1 " : ""}npm run bench${args.length === 0 ? "" : ` -- ${args.join(" ")}`}`,

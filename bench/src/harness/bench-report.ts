@@ -51,6 +51,7 @@ export function renderBenchReport(report: BenchReport): string {
     "",
     `The machine is shared: other engineers' test runs may have been loading its ${machine.cores} cores during this run (see the load average),`,
     "so absolute numbers are noisy; the ratios between subjects measured in the same table, minutes apart, are the thing to read.",
+    "Each group runs in a fresh Node process, so no group measures on the heap, timers or sockets an earlier group left behind.",
     "",
     "## Targets",
     "",

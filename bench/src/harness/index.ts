@@ -5,6 +5,7 @@ export { type BenchTarget, evaluateTarget, type MetricRef, type TargetOutcome } 
 export { CONTENDED_WINDOW_MS, type ContendedRun, type ContendedSweep, type ContendShape, contendedSweep, measureContended } from "./contended-scenario.js";
 export { type Acquisition, contentionMetrics, type Window } from "./contention-metrics.js";
 export { formatNumber } from "./format-number.js";
+export { runGroupsIsolated, writeGroupResults } from "./isolated-groups.js";
 export { importSubject, type LockSubject, type OpenSubject, permitsOf, providerSubject, type Release, type SubjectRole } from "./lock-subject.js";
 export { collectMachineInfo, type MachineInfo } from "./machine-info.js";
 export { renderMarkdownTable } from "./markdown-table.js";
