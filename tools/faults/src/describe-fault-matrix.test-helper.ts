@@ -35,7 +35,8 @@ export function describeFaultMatrix(backends: readonly BackendName[], options: S
         // waitForReplicas), as long as fencing caught them; they are in `fencedOverlaps`.
         it(`${fault}: no safety or liveness violation, and the key is acquired again after the fault`, async () => {
           const row = await runRow(fixture, fault, DEFAULT_ROW_SETTINGS, fence);
-          expect({ violations: row.violations, workerFailures: row.workerFailures }).toEqual({ violations: [], workerFailures: [] });
+          const found = { violations: row.violations, workerFailures: row.workerFailures };
+          expect(found, JSON.stringify(found, null, 2)).toEqual({ violations: [], workerFailures: [] });
           expect(row.faultsInjected).toBe(DEFAULT_ROW_SETTINGS.injections);
           expect(row.recoveryMs).not.toBeNull();
           expect(row.writesAccepted).toBeGreaterThan(0);
