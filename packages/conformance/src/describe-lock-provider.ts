@@ -7,6 +7,7 @@ import { describeListing } from "./areas/listing.js";
 import { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 import { describeNoDeadlock } from "./areas/no-deadlock.js";
 import { describeOwnerOnly } from "./areas/owner-only.js";
+import { describeReadWriteLock } from "./areas/read-write-lock.js";
 import { describeReentrancy } from "./areas/reentrancy.js";
 import { describeSemaphore } from "./areas/semaphore.js";
 import { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
@@ -26,6 +27,7 @@ const AREAS = [
   describeInspectAndClose,
   describeListing,
   describeSemaphore,
+  describeReadWriteLock,
 ];
 
 /** Registers every area of the contract as vitest tests under "<name> conformance". */

@@ -1,4 +1,4 @@
-import { LockError, type LockErrorCode, type LockProvider } from "@distlock/core";
+import { LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { monotonicNow } from "@distlock/core/driver";
 import { expect } from "vitest";
 
@@ -11,6 +11,17 @@ export async function expectLockError(promise: Promise<unknown>, code: LockError
   expect(error, `expected ${code}`).toBeDefined();
   expect(LockError.is(error) ? error.code : error).toBe(code);
   return error as LockError;
+}
+
+/** The `field` of the `InvalidArgumentError` that `call` throws synchronously; fails the test if it throws none. */
+export function invalidField(call: () => unknown): string {
+  try {
+    call();
+  } catch (error) {
+    if (LockError.is(error, LockErrorCode.InvalidArgument)) return (error as LockError & { field: string }).field;
+    throw error;
+  }
+  throw new Error("expected INVALID_ARGUMENT");
 }
 
 /** Resolves when `signal` aborts (at once if it already has). */

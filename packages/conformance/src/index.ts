@@ -6,6 +6,7 @@ export { describeListing } from "./areas/listing.js";
 export { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 export { describeNoDeadlock } from "./areas/no-deadlock.js";
 export { describeOwnerOnly } from "./areas/owner-only.js";
+export { describeReadWriteLock } from "./areas/read-write-lock.js";
 export { describeReentrancy } from "./areas/reentrancy.js";
 export { describeSemaphore } from "./areas/semaphore.js";
 export { describeTtlAndRenewal } from "./areas/ttl-renewal.js";

@@ -24,7 +24,10 @@ export interface ConformanceOptions {
   name: string;
   /** A fresh provider per call; the suite closes each one after its test. */
   create: () => LockProvider | Promise<LockProvider>;
-  /** What the backend claims; decides which capability tests run or show as skipped. @default fencing: true, fifo: false, listing: true, semaphore: false */
+  /**
+   * What the backend claims; decides which capability tests run or show as skipped (`readWriteLock` follows `semaphore`,
+   * as core derives it). @default fencing: true, fifo: false, listing: true, semaphore: false
+   */
   capabilities?: Partial<Pick<LockCapabilities, "fencing" | "fifo" | "listing" | "semaphore">>;
   /** URL a worker process builds an equivalent provider from (see `crossProcess`). */
   workerUrl?: string;
@@ -47,7 +50,7 @@ export interface ConformanceOptions {
 
 /** Options with defaults applied. */
 export interface ResolvedConformanceOptions extends ConformanceOptions {
-  capabilities: { fencing: boolean; fifo: boolean; listing: boolean; semaphore: boolean };
+  capabilities: { fencing: boolean; fifo: boolean; listing: boolean; semaphore: boolean; readWriteLock: boolean };
   config: (ConformanceConfig & { url: string }) | undefined;
   crossProcess: boolean;
   ttlMs: number;
@@ -55,9 +58,10 @@ export interface ResolvedConformanceOptions extends ConformanceOptions {
 }
 
 export function resolveConformanceOptions(options: ConformanceOptions): ResolvedConformanceOptions {
+  const claimed = { fencing: true, fifo: false, listing: true, semaphore: false, ...options.capabilities };
   return {
     ...options,
-    capabilities: { fencing: true, fifo: false, listing: true, semaphore: false, ...options.capabilities },
+    capabilities: { ...claimed, readWriteLock: claimed.semaphore },
     config: resolveConfig(options),
     crossProcess: options.crossProcess ?? options.workerUrl !== undefined,
     ttlMs: options.ttlMs ?? 1000,

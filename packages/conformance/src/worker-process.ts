@@ -9,6 +9,8 @@ export interface WorkerHandle {
   readonly pid: number | undefined;
   /** Starts a task. */
   run(task: WorkerTask): void;
+  /** Ends the hold of a running "rw-hold" task ("released" follows). */
+  release(): void;
   /** The next message of that type; rejects if the worker reports a failure or exits first. */
   next<T extends WorkerMessage["type"]>(type: T): Promise<Extract<WorkerMessage, { type: T }>>;
   /** Resolves with the exit code (or signal) once the process has ended. */
@@ -60,6 +62,7 @@ export function spawnWorker(url: string, witness: Witness): WorkerHandle {
   return {
     pid: child.pid,
     run: (task) => send({ type: "task", task }),
+    release: () => send({ type: "release" }),
     async next(type) {
       for (;;) {
         const index = inbox.findIndex((m) => m.type === type);

@@ -1,3 +1,5 @@
+import { MAX_READERS, type ReadWriteMode } from "@distlock/core";
+
 /** Work a worker process does with a provider built from the URL it was given. */
 export type WorkerTask =
   | { kind: "contend"; key: string; contenders: number; iterations: number; ttlMs: number; maxHoldMs: number }
@@ -5,7 +7,9 @@ export type WorkerTask =
   | { kind: "acquire-release"; key: string; ttlMs: number; owner?: string }
   | { kind: "permit-contend"; name: string; permits: number; contenders: number; iterations: number; ttlMs: number; maxHoldMs: number }
   | { kind: "permit-hold"; name: string; permits: number; count: number; ttlMs: number }
-  | { kind: "permit-enter"; name: string; permits: number; count: number; ttlMs: number; contender: string };
+  | { kind: "permit-enter"; name: string; permits: number; count: number; ttlMs: number; contender: string }
+  | { kind: "rw-hold"; name: string; mode: ReadWriteMode; ttlMs: number; contender: string }
+  | { kind: "rw-contend"; name: string; contenders: number; iterations: number; ttlMs: number; maxHoldMs: number };
 
 /** Messages a worker sends to the test process. */
 export type WorkerMessage =
@@ -16,10 +20,20 @@ export type WorkerMessage =
   | { type: "done"; acquisitions: number }
   | { type: "failed"; code: string | undefined; message: string };
 
-/** Messages the test process sends to a worker. */
-export type ParentMessage = { type: "task"; task: WorkerTask } | { type: "reply"; id: number };
+/** Messages the test process sends to a worker; "release" ends an "rw-hold" task's hold. */
+export type ParentMessage = { type: "task"; task: WorkerTask } | { type: "reply"; id: number } | { type: "release" };
 
 /** Permits contender `index` takes: 1 or 2 (never more than exist), so all-or-nothing grants of several permits are exercised. */
 export function contenderCount(index: number, permits: number): number {
   return Math.min(permits, 1 + (index % 2));
+}
+
+/** The side read-write contender `index` takes on its `iteration`: mostly reads, every third a write. */
+export function contenderMode(index: number, iteration: number): ReadWriteMode {
+  return (index + iteration) % 3 === 0 ? "write" : "read";
+}
+
+/** What a hold of `mode` counts in a `Witness` of capacity `MAX_READERS`: a writer fills it, a reader takes 1. */
+export function modeWeight(mode: ReadWriteMode): number {
+  return mode === "write" ? MAX_READERS : 1;
 }

@@ -1,8 +1,11 @@
 import { createLockProvider, type Lock, type LockProvider } from "@distlock/core";
+import { contendReadWrite, enterHold } from "./read-write-contention.js";
 import { contenderCount, type ParentMessage, type WorkerMessage, type WorkerTask } from "./worker-protocol.js";
 
 let nextCallId = 0;
 const pendingCalls = new Map<number, () => void>();
+/** Resolves the "release" the test process sends to end an "rw-hold" task's hold. */
+let releaseRequested: (() => void) | undefined;
 
 function send(message: WorkerMessage): void {
   process.send?.(message);
@@ -66,8 +69,35 @@ async function runPermitTask(provider: LockProvider, task: Extract<WorkerTask, {
   process.disconnect();
 }
 
+const ipcWitness = {
+  enter: (contender: string, fencingToken: bigint | null, count: number) => callWitness("enter", contender, fencingToken, count),
+  exit: (contender: string) => callWitness("exit", contender, null),
+};
+
+/** Holds one side until the test process says "release"; the worker stays for another task. */
+async function holdReadWrite(provider: LockProvider, task: Extract<WorkerTask, { kind: "rw-hold" }>): Promise<void> {
+  const released = new Promise<void>((resolve) => {
+    releaseRequested = resolve;
+  });
+  const hold = await provider.readWriteLock(task.name)[task.mode].acquire({ ttlMs: task.ttlMs });
+  await enterHold(ipcWitness, task.contender, hold);
+  send({ type: "held", holdCount: hold.holdCount, fencingToken: hold.fencingToken });
+  await released;
+  await ipcWitness.exit(task.contender);
+  await hold.release();
+  await provider.close();
+  send({ type: "released" });
+}
+
 async function run(task: WorkerTask): Promise<void> {
   const provider = await createLockProvider(process.env.DISTLOCK_URL);
+  if (task.kind === "rw-hold") return holdReadWrite(provider, task);
+  if (task.kind === "rw-contend") {
+    const acquisitions = await contendReadWrite(provider.readWriteLock(task.name), String(process.pid), ipcWitness, task);
+    await provider.close();
+    send({ type: "done", acquisitions });
+    return;
+  }
   if (task.kind === "permit-contend") {
     await contendForPermits(provider, task);
     await provider.close();
@@ -89,6 +119,10 @@ async function run(task: WorkerTask): Promise<void> {
 }
 
 process.on("message", (message: ParentMessage) => {
+  if (message.type === "release") {
+    releaseRequested?.();
+    return;
+  }
   if (message.type === "reply") {
     pendingCalls.get(message.id)?.();
     pendingCalls.delete(message.id);

@@ -29,11 +29,22 @@ export { PermitsMismatchError } from "./errors/permits-mismatch-error.js";
 export { ProviderClosedError } from "./errors/provider-closed-error.js";
 export { type NodeOutcome, QuorumNotReachedError } from "./errors/quorum-not-reached-error.js";
 export { UnsupportedOperationError } from "./errors/unsupported-operation-error.js";
+export { UpgradeRefusedError } from "./errors/upgrade-refused-error.js";
 export { VersionConflictError } from "./errors/version-conflict-error.js";
 export type { MemoryWaitMode } from "./memory/memory-lock-driver.js";
 export { MemoryLockProvider, type MemoryLockProviderOptions, memoryLockStore } from "./memory/memory-lock-provider.js";
 export { MemoryLockStore } from "./memory/memory-lock-store.js";
-export { DEFAULT_LIST_LIMIT, DEFAULT_TTL_MS, MAX_DURATION_MS, MAX_KEY_LENGTH, MAX_LIST_LIMIT, MAX_OWNER_LENGTH, MAX_PERMITS } from "./options/defaults.js";
+export {
+  DEFAULT_LIST_LIMIT,
+  DEFAULT_TTL_MS,
+  MAX_DURATION_MS,
+  MAX_KEY_LENGTH,
+  MAX_LIST_LIMIT,
+  MAX_OWNER_LENGTH,
+  MAX_PERMITS,
+  MAX_READ_WRITE_NAME_LENGTH,
+  MAX_READERS,
+} from "./options/defaults.js";
 export { runAsLockOwner } from "./owner/owner-context.js";
 export type { DriverLockProviderOptions } from "./provider/driver-lock-provider.js";
 export type {
@@ -46,9 +57,18 @@ export type {
   Permit,
   PermitAcquireOptions,
   PermitHolderState,
+  ProviderCapabilities,
+  ReadWriteAccess,
+  ReadWriteAcquireOptions,
+  ReadWriteHold,
+  ReadWriteHolderState,
+  ReadWriteLock,
+  ReadWriteLockState,
+  ReadWriteMode,
   Semaphore,
   SemaphoreOptions,
   SemaphoreState,
 } from "./types.js";
 export { withLock } from "./with-lock.js";
 export { withPermit } from "./with-permit.js";
+export { type ReadWriteWork, withReadLock, withWriteLock } from "./with-read-write-lock.js";

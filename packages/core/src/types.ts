@@ -16,6 +16,12 @@ export interface LockCapabilities {
   readonly semaphore: boolean;
 }
 
+/** What a provider can do: its backend's `LockCapabilities` and what core builds on them. */
+export interface ProviderCapabilities extends LockCapabilities {
+  /** Read-write locks (`provider.readWriteLock`): core builds them on the backend's semaphores, so this is `semaphore`; drivers do not declare it. */
+  readonly readWriteLock: boolean;
+}
+
 /** The server's view of one key. Never reveals the owner secret. */
 export interface LockState {
   /** The key as the caller named it. */
@@ -79,7 +85,7 @@ export interface LockProvider extends AsyncDisposable {
   /** Backend name: "redis", "redlock", "etcd", "postgres", "mysql", "sqlite", "memory", ... */
   readonly backend: string;
   /** What this backend promises beyond the common contract. */
-  readonly capabilities: LockCapabilities;
+  readonly capabilities: ProviderCapabilities;
   /** Waits for the key; rejects with `LockTimeoutError` or `signal.reason`. */
   acquire(key: string, options?: AcquireOptions): Promise<Lock>;
   /** One attempt that never waits; null when the key is held by someone else. */
@@ -99,6 +105,12 @@ export interface LockProvider extends AsyncDisposable {
    * another permit count.
    */
   semaphore(name: string, options: SemaphoreOptions): Semaphore;
+  /**
+   * A read-write lock: many readers or one writer at once across every process, and a waiting writer goes before the
+   * readers that came after it (where `capabilities.fifo`). Throws `UnsupportedOperationError` where
+   * `capabilities.readWriteLock` is false, and `InvalidArgumentError` for a bad name.
+   */
+  readWriteLock(name: string): ReadWriteLock;
   /** Releases what it still holds (best effort), aborts their signals, stops renewing, closes its own connections; idempotent. */
   close(): Promise<void>;
 }
@@ -175,4 +187,81 @@ export interface Semaphore {
   tryAcquire(options?: PermitAcquireOptions): Promise<Permit | null>;
   /** The server's view, or null when nobody holds or waits. */
   inspect(): Promise<SemaphoreState | null>;
+}
+
+/** Which side of a read-write lock a hold is on. */
+export type ReadWriteMode = "read" | "write";
+
+/** Per-call options of a read-write lock's `acquire` and `tryAcquire`: a lock's, without `owner` (holds re-enter by owner scope only). */
+export type ReadWriteAcquireOptions = Omit<AcquireOptions, "owner">;
+
+/** One side of a read-write lock: `lock.read` or `lock.write`. */
+export interface ReadWriteAccess {
+  /** The side this takes. */
+  readonly mode: ReadWriteMode;
+  /**
+   * Waits for this side (FIFO where `capabilities.fifo`); rejects with `LockTimeoutError`, `signal.reason`, or
+   * `UpgradeRefusedError` when the owner holds read and asks for write.
+   */
+  acquire(options?: ReadWriteAcquireOptions): Promise<ReadWriteHold>;
+  /** One attempt that never waits; null when the lock is taken (or others wait first); `UpgradeRefusedError` as `acquire`. */
+  tryAcquire(options?: ReadWriteAcquireOptions): Promise<ReadWriteHold | null>;
+}
+
+/** A read-write lock of one provider; cheap to open, nothing is sent until it is used. */
+export interface ReadWriteLock {
+  /** The lock's name. */
+  readonly name: string;
+  /** Shared holds: many readers at once, none while a writer holds. */
+  readonly read: ReadWriteAccess;
+  /** The exclusive hold: one writer, no reader. */
+  readonly write: ReadWriteAccess;
+  /** The server's view, or null when nobody holds or waits. */
+  inspect(): Promise<ReadWriteLockState | null>;
+}
+
+/** One hold of a read-write lock; it lives like a `Lock`, and `await using` releases it. */
+export interface ReadWriteHold extends AsyncDisposable {
+  /** The read-write lock's name. */
+  readonly name: string;
+  /** The side that was asked for. */
+  readonly mode: ReadWriteMode;
+  /** Public label of this holder. */
+  readonly holder: string;
+  /** Strictly increasing per read-write lock across grants (shared by the holds that re-enter one); null only where `capabilities.fencing` is false. */
+  readonly fencingToken: bigint | null;
+  /** Holds the owner has open on this grant right after this acquire, this one included (re-entry depth). */
+  readonly holdCount: number;
+  /** Aborts with `LockLostError` when the grant can no longer be proven held. */
+  readonly signal: AbortSignal;
+  /** `performance.now()` deadline of the lease, conservative (clock drift subtracted). */
+  readonly validUntil: number;
+  /** Milliseconds left until `validUntil`, never negative. */
+  remainingMs(): number;
+  /** Extends the grant's lease (owner-only); `LockLostError` if it is gone. */
+  renew(ttlMs?: number): Promise<void>;
+  /** Drops this hold, and the grant with the last one; idempotent after success; `LockLostError` if the grant was lost. */
+  release(): Promise<void>;
+}
+
+/** One holder of a read-write lock, as the server sees it. Never reveals the owner secret. */
+export interface ReadWriteHolderState {
+  /** Public label of the holder. */
+  readonly holder: string;
+  /** Its grant's fencing token, or null where the backend has none. */
+  readonly fencingToken: bigint | null;
+  /** Milliseconds until the server frees the grant unless it is renewed. */
+  readonly ttlRemainingMs: number;
+}
+
+/** The server's view of one read-write lock. */
+export interface ReadWriteLockState {
+  /** The lock's name. */
+  readonly name: string;
+  /** Every reader's grant, soonest-expiring first (one per grant: re-entries do not add any). */
+  readonly readers: readonly ReadWriteHolderState[];
+  /** The writer's grant, or null. */
+  readonly writer: ReadWriteHolderState | null;
+  /** Waiters in the server's line, readers and writers (0 without a line). */
+  readonly waiters: number;
 }

@@ -1,7 +1,7 @@
 import { LockErrorCode } from "../errors/error-codes.js";
 import { LockError } from "../errors/lock-error.js";
 import { monotonicNow } from "../time/monotonic.js";
-import type { AcquireOptions, Lock } from "../types.js";
+import type { AcquireOptions } from "../types.js";
 import { acquireAbortedChannel, acquireErrorChannel, acquireGrantedChannel, acquireStartChannel, acquireTimeoutChannel } from "./lock-channels.js";
 
 let lastCallId = 0;
@@ -17,8 +17,14 @@ export function acquireObserved(): boolean {
   );
 }
 
+/** What a granted event reads from a call's result: a lock, or a read-write lock's hold. */
+interface ObservedGrant {
+  readonly fencingToken: bigint | null;
+  readonly holdCount: number;
+}
+
 /** Runs one `acquire`/`tryAcquire` call and publishes its start and its outcome. */
-export function observeAcquire<T extends Lock | null>(
+export function observeAcquire<T extends ObservedGrant | null>(
   backend: string,
   key: string,
   operation: "acquire" | "tryAcquire",

@@ -11,6 +11,7 @@ export const LockErrorCode = {
   VersionConflict: "VERSION_CONFLICT",
   UnsupportedOperation: "UNSUPPORTED_OPERATION",
   PermitsMismatch: "PERMITS_MISMATCH",
+  UpgradeRefused: "UPGRADE_REFUSED",
 } as const;
 
 export type LockErrorCode = (typeof LockErrorCode)[keyof typeof LockErrorCode];

@@ -22,3 +22,12 @@ export const MAX_POLL_INTERVAL_MS = 500;
 export const MIN_POLL_INTERVAL_MS = 5;
 /** Most permits a semaphore may have. */
 export const MAX_PERMITS = 1_000_000;
+/**
+ * Most readers a read-write lock lets in at once. A read-write lock is a semaphore with this many permits underneath:
+ * a reader takes 1, a writer takes all of them. The same in every process: another value is a `PermitsMismatchError`.
+ */
+export const MAX_READERS = 1_000_000;
+/** What core puts before a read-write lock's name to name its semaphore; semaphore names may not start with it. */
+export const READ_WRITE_NAME_PREFIX = "rwlock:";
+/** Longest read-write lock name accepted, in characters: a key's, less `READ_WRITE_NAME_PREFIX`. */
+export const MAX_READ_WRITE_NAME_LENGTH = MAX_KEY_LENGTH - READ_WRITE_NAME_PREFIX.length;

@@ -9,9 +9,10 @@ import { validateAcquireOptions, validateKey } from "../options/validate-acquire
 import { compareKeys, validateListArguments } from "../options/validate-list.js";
 import { holderLabel } from "../owner/holder-label.js";
 import { currentOwnerSecret, newOwnerSecret } from "../owner/owner-context.js";
+import { ReadWriteLocks } from "../read-write/read-write-locks.js";
 import { Semaphores } from "../semaphore/semaphores.js";
 import { monotonicNow } from "../time/monotonic.js";
-import type { AcquireOptions, ListOptions, Lock, LockCapabilities, LockProvider, LockState, Semaphore, SemaphoreOptions } from "../types.js";
+import type { AcquireOptions, ListOptions, Lock, LockProvider, LockState, ProviderCapabilities, ReadWriteLock, Semaphore, SemaphoreOptions } from "../types.js";
 import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { HoldRegistry } from "./hold-registry.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
@@ -32,19 +33,20 @@ export interface DriverLockProviderOptions {
  */
 export class DriverLockProvider implements LockProvider {
   readonly backend: string;
-  readonly capabilities: LockCapabilities;
+  readonly capabilities: ProviderCapabilities;
   readonly #driver: LockDriver;
   readonly #holder: string;
   readonly #holds: HoldRegistry;
   readonly #queue = new LocalWaitQueue();
   readonly #waits = new Set<WaitScope>();
   readonly #semaphores: Semaphores;
+  readonly #readWriteLocks: ReadWriteLocks;
   #closed: Promise<void> | undefined;
 
   constructor(driver: LockDriver, options: DriverLockProviderOptions = {}) {
     this.#driver = driver;
     this.backend = driver.backend;
-    this.capabilities = Object.freeze({ ...driver.capabilities });
+    this.capabilities = Object.freeze({ ...driver.capabilities, readWriteLock: driver.capabilities.semaphore });
     this.#holder = holderLabel(options.holderLabel);
     this.#holds = new HoldRegistry(driver, this.capabilities);
     // Permits run on this same machinery, over the driver's semaphores seen as a lock driver.
@@ -53,6 +55,7 @@ export class DriverLockProvider implements LockProvider {
       (permitDriver) => new DriverLockProvider(permitDriver, { holderLabel: options.holderLabel }),
       () => this.#assertOpen(),
     );
+    this.#readWriteLocks = new ReadWriteLocks(this.backend, this.#semaphores, () => this.#assertOpen());
   }
 
   acquire(key: string, options?: AcquireOptions): Promise<Lock> {
@@ -165,6 +168,10 @@ export class DriverLockProvider implements LockProvider {
     return this.#semaphores.open(name, options);
   }
 
+  readWriteLock(name: string): ReadWriteLock {
+    return this.#readWriteLocks.open(name);
+  }
+
   close(): Promise<void> {
     this.#closed ??= this.#shutdown();
     return this.#closed;
@@ -273,6 +280,7 @@ export class DriverLockProvider implements LockProvider {
   async #shutdown(): Promise<void> {
     for (const scope of [...this.#waits]) scope.abort(new ProviderClosedError(this.backend));
     await this.#semaphores.close();
+    this.#readWriteLocks.close();
     await this.#holds.close();
     await this.#driver.close();
   }
