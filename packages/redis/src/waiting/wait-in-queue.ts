@@ -45,10 +45,16 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       wake.open();
     },
   };
+  /** Set while an attempt is in flight; a hand-off message heard then may be older than the attempt. */
+  let attempting = false;
+  let heardDuringAttempt = false;
   const stopListening = await queue.listen(request.key, (message) => {
     const parsed = message === null ? undefined : parseHandOffMessage(message);
     if (message !== null && parsed?.waiterId !== waiterId) return;
-    if (parsed !== undefined && !queue.claimHandOffs) handOff = parsed;
+    if (parsed !== undefined && !queue.claimHandOffs) {
+      handOff = parsed;
+      heardDuringAttempt ||= attempting;
+    }
     wake.open();
   });
   const refreshMs = queueRefreshMs(queue.waiterLeaseMs, request.ttlMs);
@@ -56,10 +62,21 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
     for (;;) {
       signal.throwIfAborted();
       const sentAt = monotonicNow();
-      const result = await queue.attempt(request, waiterId);
+      attempting = true;
+      heardDuringAttempt = false;
+      const result = await queue.attempt(request, waiterId).finally(() => {
+        attempting = false;
+      });
       if (result.acquired) return stampGrant(result, sentAt);
       // Refused, so now in the server's line: a release here may pass the lock on directly.
       leaveLocalLine ??= queue.joinLocalLine?.(request.key, localWaiter);
+      if (heardDuringAttempt && passedAt === undefined) {
+        // The message may have been published before this attempt ran and reached us only after it (a process paused
+        // past the grant's lease hears both at once): a grant still live would have been this attempt's, so the
+        // next attempt claims it or finds it gone; its lease is never dated from this refused one.
+        handOff = undefined;
+        continue;
+      }
       // This attempt ran before any hand-off to this waiter, so a hand-off's lease started after `sentAt`.
       if (handOff === undefined) await wake.wait(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal);
       if (handOff !== undefined) {
