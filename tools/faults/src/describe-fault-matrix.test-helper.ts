@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FenceServers } from "./fence/fence-servers.js";
-import type { FenceServer } from "./fence/fenced-resource.js";
-import { BACKEND_FAULTS, type BackendFixture, type BackendName, startBackend } from "./matrix/backend-fixture.js";
+import { BACKEND_FAULTS, type BackendFixture, type BackendName, SEMAPHORE_FAULTS, startBackend } from "./matrix/backend-fixture.js";
 import type { FaultName } from "./matrix/fault-name.js";
 import { DEFAULT_ROW_SETTINGS } from "./runner/row-settings.js";
 import { runRow } from "./runner/run-row.js";
@@ -14,7 +13,8 @@ export interface ShortFormOptions {
 
 /**
  * Registers the short form of the matrix for these backends: one test per row, each on the backend's own servers; the
- * fenced resources' servers are started on first use and shared by the file's rows.
+ * fenced resources' servers are started on first use and shared by the file's rows. A backend listed in
+ * `SEMAPHORE_FAULTS` also runs its semaphore rows, on the same servers.
  */
 export function describeFaultMatrix(backends: readonly BackendName[], options: ShortFormOptions = {}): void {
   const fences = new FenceServers();
@@ -23,10 +23,8 @@ export function describeFaultMatrix(backends: readonly BackendName[], options: S
   for (const backend of backends) {
     describe(`${backend} under faults (short form)`, () => {
       let fixture: BackendFixture;
-      let fence: FenceServer;
       beforeAll(async () => {
         fixture = await startBackend(backend);
-        fence = await fences.get(fixture.fence);
       });
       afterAll(() => fixture?.close());
 
@@ -34,7 +32,8 @@ export function describeFaultMatrix(backends: readonly BackendName[], options: S
         // `violations` leaves out the overlaps of a backend that leaves them to fencing (Redis Sentinel without
         // waitForReplicas), as long as fencing caught them; they are in `fencedOverlaps`.
         it(`${fault}: no safety or liveness violation, and the key is acquired again after the fault`, async () => {
-          const row = await runRow(fixture, fault, DEFAULT_ROW_SETTINGS, fence);
+          const fence = await fences.get(fixture.fence);
+          const row = await runRow(fixture, fault, DEFAULT_ROW_SETTINGS, { primitive: "lock", fence });
           const found = { violations: row.violations, workerFailures: row.workerFailures };
           expect(found, JSON.stringify(found, null, 2)).toEqual({ violations: [], workerFailures: [] });
           expect(row.faultsInjected).toBe(DEFAULT_ROW_SETTINGS.injections);
@@ -43,6 +42,21 @@ export function describeFaultMatrix(backends: readonly BackendName[], options: S
           // The paused holder writes again after a later holder did: the resource itself refuses it.
           if (fault === "holder-sigstop")
             expect({ rejected: row.writesRejected > 0, staleAccepted: row.staleWritesAccepted }).toEqual({ rejected: true, staleAccepted: 0 });
+        });
+      }
+
+      const { semaphorePermits: permits } = DEFAULT_ROW_SETTINGS;
+      for (const fault of SEMAPHORE_FAULTS[backend] ?? []) {
+        it(`semaphore of ${permits} permits, ${fault}: never more than ${permits} held at once, no other violation, and permits granted again after the fault`, async () => {
+          const row = await runRow(fixture, fault, DEFAULT_ROW_SETTINGS, { primitive: "semaphore" });
+          const found = { violations: row.violations, workerFailures: row.workerFailures };
+          expect(found, JSON.stringify(found, null, 2)).toEqual({ violations: [], workerFailures: [] });
+          expect(row.faultsInjected).toBe(DEFAULT_ROW_SETTINGS.injections);
+          expect(row.recoveryMs).not.toBeNull();
+          // The holders filled the semaphore (a row that never did would prove nothing about its limit).
+          expect(row.semaphore?.peakHeld).toBe(permits);
+          // The paused holder's permits ran out and went to others: it learnt that it lost them.
+          if (fault === "holder-sigstop") expect(row.semaphore?.holdsLost).toBeGreaterThan(0);
         });
       }
     });

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 import { cpus, release, type } from "node:os";
 import { parseArgs } from "node:util";
-import { BACKEND_NAMES, type BackendName } from "../matrix/backend-fixture.js";
+import { BACKEND_NAMES, type BackendName, SEMAPHORE_FAULTS } from "../matrix/backend-fixture.js";
 import { FAULT_NAMES, type FaultName } from "../matrix/fault-name.js";
-import { formatTable } from "../matrix/format-table.js";
+import { formatTable, rowName } from "../matrix/format-table.js";
+import { PRIMITIVES, type Primitive } from "../matrix/primitive.js";
 import { runMatrix } from "../matrix/run-matrix.js";
 import { DEFAULT_ROW_SETTINGS, LONG_ROW_SETTINGS } from "../runner/row-settings.js";
 
-const USAGE = `Usage: distlock-fault-matrix [--long] [--backend <name>]... [--fault <name>]...
-  --long      more workers, more injections per row (the documented run)
-  --backend   ${BACKEND_NAMES.join(", ")} (default: all)
-  --fault     ${FAULT_NAMES.join(", ")} (default: all that apply)
+const USAGE = `Usage: distlock-fault-matrix [--long] [--backend <name>]... [--fault <name>]... [--primitive <name>]...
+  --long       more workers, more injections per row (the documented run)
+  --backend    ${BACKEND_NAMES.join(", ")} (default: all)
+  --fault      ${FAULT_NAMES.join(", ")} (default: all that apply)
+  --primitive  ${PRIMITIVES.join(", ")} (default: both; semaphore rows run on ${Object.keys(SEMAPHORE_FAULTS).join(", ")})
 Prints the matrix as a Markdown table; exits 1 if any row has a violation.`;
 
 function pick<T extends string>(values: string[] | undefined, allowed: readonly T[], flag: string): T[] | undefined {
@@ -23,7 +25,13 @@ function pick<T extends string>(values: string[] | undefined, allowed: readonly 
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { long: { type: "boolean" }, backend: { type: "string", multiple: true }, fault: { type: "string", multiple: true }, help: { type: "boolean" } },
+    options: {
+      long: { type: "boolean" },
+      backend: { type: "string", multiple: true },
+      fault: { type: "string", multiple: true },
+      primitive: { type: "string", multiple: true },
+      help: { type: "boolean" },
+    },
   });
   if (values.help) {
     console.log(USAGE);
@@ -31,17 +39,18 @@ async function main(): Promise<number> {
   }
   const backends = pick<BackendName>(values.backend, BACKEND_NAMES, "backend") ?? [...BACKEND_NAMES];
   const faults = pick<FaultName>(values.fault, FAULT_NAMES, "fault");
+  const primitives = pick<Primitive>(values.primitive, PRIMITIVES, "primitive");
   const settings = values.long ? LONG_ROW_SETTINGS : DEFAULT_ROW_SETTINGS;
   const startedAt = new Date();
   const rows = await runMatrix({
     backends,
     ...(faults === undefined ? {} : { faults }),
+    ...(primitives === undefined ? {} : { primitives }),
     settings,
-    onRow: (row) =>
-      console.error(`${row.backend} / ${row.fault}: ${row.operations} ops, ${row.violations.length} violations, ${row.fencedOverlaps.length} fenced overlaps`),
+    onRow: (row) => console.error(`${rowName(row)}: ${row.operations} ops, ${row.violations.length} violations, ${row.fencedOverlaps.length} fenced overlaps`),
   });
   const machine = `${type()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
-  const form = `${values.long ? "long" : "short"} form, ${settings.lockersPerWorker} lockers per worker process`;
+  const form = `${values.long ? "long" : "short"} form, ${settings.lockersPerWorker} lockers per worker process, semaphores of ${settings.semaphorePermits} permits`;
   console.log(`Fault matrix (${form}), ${startedAt.toISOString()}, ${machine}\n`);
   console.log(formatTable(rows));
   return rows.some((row) => row.violations.length > 0 || row.workerFailures.length > 0) ? 1 : 0;

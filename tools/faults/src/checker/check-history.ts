@@ -1,118 +1,39 @@
-import { EVERYONE, type HistoryEvent, processOf } from "../history/history-event.js";
+import type { HistoryEvent } from "../history/history-event.js";
 import { type CheckOptions, DEFAULT_CHECK_OPTIONS } from "./check-options.js";
+import { heldAtOnce } from "./held-at-once.js";
+import { collectHolds, type HoldRecord, sinceOrigin } from "./hold-records.js";
+import { findStarvedWaiters } from "./starved-waiters.js";
 import type { Violation } from "./violation.js";
 
-/** Everything the history says about one acquisition. */
-interface HoldRecord {
-  readonly hold: string;
-  readonly worker: string;
-  readonly token: bigint;
-  /** When the worker asked for the key (the grant, and so the token, came later). */
-  readonly askedAt: number;
-  readonly acquiredAt: number;
-  validUntil: number;
-  csStart?: number;
-  csEnd?: number;
-  lostAt?: number;
-  releasedAt?: number;
-}
-
-interface Window {
-  readonly from: number;
-  readonly to: number;
-  readonly scope: string;
-}
-
-const fmt = (at: number, origin: number): string => `+${(at - origin).toFixed(1)}ms`;
-
 /**
- * Checks one key's history for the violations listed in {@link Violation}: mutual exclusion on the
- * holders' own validity deadlines, fencing on the resource's accepted writes, lost-lock signalling,
- * and liveness outside outages. Returns every violation found (an empty list for a clean history).
+ * Checks one key's history (a lock's, or with `options.semaphore` a counting semaphore's) for the violations listed in
+ * {@link Violation}: mutual exclusion (at most the semaphore's permits) on the holders' own validity deadlines, fencing
+ * on the resource's accepted writes and the grants' tokens, lost-lock signalling, and liveness outside outages.
+ * Returns every violation found (an empty list for a clean history).
  */
 export function checkHistory(events: readonly HistoryEvent[], options: CheckOptions = {}): Violation[] {
   const settings = { ...DEFAULT_CHECK_OPTIONS, ...options };
   if (events.length === 0) return [];
   const history = [...events].sort((a, b) => a.at - b.at);
-  const origin = Math.min(...history.map((event) => event.at));
+  const origin = history[0]?.at ?? 0;
   const holds = collectHolds(history);
+  const semaphore = options.semaphore !== undefined;
   return [
-    ...findOverlaps(holds, settings.clockEpsilonMs, origin),
+    ...heldAtOnce(holds.values(), options.semaphore?.permits ?? 1, settings.clockEpsilonMs, origin).overlaps,
     ...findFencingViolations(history),
-    ...findTokenOrderViolations(holds, settings.clockEpsilonMs),
+    ...(semaphore ? findReusedGrantTokens(holds) : []),
+    ...findTokenOrderViolations(holds, settings.clockEpsilonMs, semaphore ? "acquired" : "released"),
     ...findUnsignalledLosses(history, holds, settings.clockEpsilonMs, origin),
+    ...(semaphore ? findActsAfterLoss(history, holds, settings.clockEpsilonMs, origin) : []),
     ...findStarvedWaiters(history, settings.livenessBoundMs, settings.outageGraceMs, origin),
   ];
 }
 
-function collectHolds(history: readonly HistoryEvent[]): Map<string, HoldRecord> {
-  const holds = new Map<string, HoldRecord>();
-  const askedAt = new Map<string, number>();
-  const killedAt = new Map<string, number>();
-  for (const event of history) {
-    switch (event.type) {
-      case "acquire-start":
-        askedAt.set(event.worker, event.at);
-        break;
-      case "acquired":
-        holds.set(event.hold, {
-          hold: event.hold,
-          worker: event.worker,
-          token: BigInt(event.token),
-          askedAt: askedAt.get(event.worker) ?? event.at,
-          acquiredAt: event.at,
-          validUntil: event.validUntil,
-        });
-        break;
-      case "killed":
-        killedAt.set(event.worker, event.at);
-        break;
-      default:
-        if ("hold" in event) noteHoldEvent(holds.get(event.hold), event);
-    }
-  }
-  // A killed holder stops believing anything when it dies.
-  for (const record of holds.values()) {
-    const killed = killedAt.get(processOf(record.worker));
-    if (record.csEnd === undefined && killed !== undefined && killed >= record.acquiredAt) record.csEnd = killed;
-  }
-  return holds;
-}
-
-function noteHoldEvent(record: HoldRecord | undefined, event: HistoryEvent): void {
-  if (record === undefined) return;
-  if ("validUntil" in event) record.validUntil = Math.max(record.validUntil, event.validUntil);
-  if (event.type === "cs-start") record.csStart = event.at;
-  else if (event.type === "cs-end") record.csEnd = event.at;
-  else if (event.type === "lost") record.lostAt ??= event.at;
-  else if (event.type === "released") record.releasedAt = event.at;
-}
-
-/** The interval in which the holder ran its critical section and still believed it held the key. */
-function believed(record: HoldRecord): { from: number; to: number } {
-  const from = record.csStart ?? record.acquiredAt;
-  const to = Math.min(record.csEnd ?? Number.POSITIVE_INFINITY, record.lostAt ?? Number.POSITIVE_INFINITY, record.validUntil);
-  return { from, to };
-}
-
-function findOverlaps(holds: Map<string, HoldRecord>, epsilon: number, origin: number): Violation[] {
-  const violations: Violation[] = [];
-  const sorted = [...holds.values()].map((record) => ({ record, ...believed(record) })).sort((a, b) => a.from - b.from);
-  let open: typeof sorted = [];
-  for (const current of sorted) {
-    open = open.filter((earlier) => earlier.to - epsilon > current.from);
-    for (const earlier of open) {
-      if (Math.min(earlier.to, current.to) - current.from <= epsilon) continue;
-      violations.push({
-        kind: "overlap",
-        detail:
-          `${earlier.record.hold} (token ${earlier.record.token}) believed it held the key until ${fmt(earlier.to, origin)} ` +
-          `but ${current.record.hold} (token ${current.record.token}) entered its critical section at ${fmt(current.from, origin)}`,
-      });
-    }
-    if (current.to > current.from) open.push(current);
-  }
-  return violations;
+/** The most permits a semaphore's holders believed they held at one instant (see `heldAtOnce`). */
+export function peakPermitsHeld(events: readonly HistoryEvent[], options: Pick<CheckOptions, "clockEpsilonMs"> = {}): number {
+  const history = [...events].sort((a, b) => a.at - b.at);
+  const epsilon = options.clockEpsilonMs ?? DEFAULT_CHECK_OPTIONS.clockEpsilonMs;
+  return heldAtOnce(collectHolds(history).values(), Number.POSITIVE_INFINITY, epsilon, history[0]?.at ?? 0).peak;
 }
 
 function findFencingViolations(history: readonly HistoryEvent[]): Violation[] {
@@ -136,21 +57,38 @@ function findFencingViolations(history: readonly HistoryEvent[]): Violation[] {
   return violations;
 }
 
-function findTokenOrderViolations(holds: Map<string, HoldRecord>, epsilon: number): Violation[] {
+/** A semaphore's grants, even concurrent ones, each get a token of their own. */
+function findReusedGrantTokens(holds: Map<string, HoldRecord>): Violation[] {
+  const first = new Map<bigint, HoldRecord>();
   const violations: Violation[] = [];
-  const released = [...holds.values()].filter((record) => record.releasedAt !== undefined).sort((a, b) => (a.releasedAt ?? 0) - (b.releasedAt ?? 0));
+  for (const record of holds.values()) {
+    const earlier = first.get(record.token);
+    if (earlier === undefined) first.set(record.token, record);
+    else violations.push({ kind: "token-reuse", detail: `${earlier.hold} and ${record.hold} were both granted token ${record.token}` });
+  }
+  return violations;
+}
+
+/**
+ * A hold asked for after another hold was `released` (a lock) or `acquired` (a semaphore, whose holders overlap) has a
+ * larger token than it.
+ */
+function findTokenOrderViolations(holds: Map<string, HoldRecord>, epsilon: number, after: "released" | "acquired"): Violation[] {
+  const endOf = (record: HoldRecord) => (after === "released" ? record.releasedAt : record.acquiredAt);
+  const violations: Violation[] = [];
+  const ended = [...holds.values()].filter((record) => endOf(record) !== undefined).sort((a, b) => (endOf(a) ?? 0) - (endOf(b) ?? 0));
   const byAsk = [...holds.values()].sort((a, b) => a.askedAt - b.askedAt);
   let highest: HoldRecord | undefined;
   let next = 0;
   for (const later of byAsk) {
-    for (; next < released.length && (released[next]?.releasedAt ?? 0) < later.askedAt - epsilon; next++) {
-      const candidate = released[next] as HoldRecord;
+    for (; next < ended.length && (endOf(ended[next] as HoldRecord) ?? 0) < later.askedAt - epsilon; next++) {
+      const candidate = ended[next] as HoldRecord;
       if (highest === undefined || candidate.token > highest.token) highest = candidate;
     }
     if (highest !== undefined && highest !== later && later.token <= highest.token) {
       violations.push({
         kind: "token-order",
-        detail: `${later.hold} asked for the key after ${highest.hold} (token ${highest.token}) was released, yet got token ${later.token}`,
+        detail: `${later.hold} asked for the key after ${highest.hold} (token ${highest.token}) was ${after}, yet got token ${later.token}`,
       });
     }
   }
@@ -160,10 +98,14 @@ function findTokenOrderViolations(holds: Map<string, HoldRecord>, epsilon: numbe
 function findUnsignalledLosses(history: readonly HistoryEvent[], holds: Map<string, HoldRecord>, epsilon: number, origin: number): Violation[] {
   const violations: Violation[] = [];
   for (const event of history) {
-    if (event.type === "write" && !event.signalAborted && event.at > event.validUntil + epsilon) {
+    // A holder acts only while its signal has not aborted, so an act past its deadline was not signalled in time.
+    const unsignalled = (event.type === "write" && !event.signalAborted) || event.type === "act";
+    if (unsignalled && event.at > event.validUntil + epsilon) {
+      const what = event.type === "write" ? `wrote with token ${event.token}` : `acted with token ${event.token}`;
+      const outcome = event.type === "write" ? ` (write ${event.accepted ? "accepted" : "rejected"})` : "";
       violations.push({
         kind: "unsignalled-stale-write",
-        detail: `${event.hold} wrote with token ${event.token} at ${fmt(event.at, origin)}, ${(event.at - event.validUntil).toFixed(1)}ms past its validity, and its signal had not aborted (write ${event.accepted ? "accepted" : "rejected"})`,
+        detail: `${event.hold} ${what} at ${sinceOrigin(event.at, origin)}, ${(event.at - event.validUntil).toFixed(1)}ms past its validity, and its signal had not aborted${outcome}`,
       });
     }
     if (event.type === "cs-end" && event.at > event.validUntil + epsilon) {
@@ -171,7 +113,7 @@ function findUnsignalledLosses(history: readonly HistoryEvent[], holds: Map<stri
       if (lostAt === undefined || lostAt > event.at + epsilon) {
         violations.push({
           kind: "unsignalled-loss",
-          detail: `${event.hold} ended its critical section at ${fmt(event.at, origin)}, ${(event.at - event.validUntil).toFixed(1)}ms past its validity, without LOCK_LOST`,
+          detail: `${event.hold} ended its critical section at ${sinceOrigin(event.at, origin)}, ${(event.at - event.validUntil).toFixed(1)}ms past its validity, without LOCK_LOST`,
         });
       }
     }
@@ -179,63 +121,15 @@ function findUnsignalledLosses(history: readonly HistoryEvent[], holds: Map<stri
   return violations;
 }
 
-function outageWindows(history: readonly HistoryEvent[], graceMs: number, end: number): Window[] {
-  const windows: Window[] = [];
-  const open = new Map<string, number>();
-  for (const event of history) {
-    if (!(event.type === "fault" || event.type === "fault-end") || !event.outage) continue;
-    const id = `${event.fault}\u0000${event.scope}`;
-    if (event.type === "fault") open.set(id, event.at);
-    else {
-      windows.push({ from: open.get(id) ?? event.at, to: event.at + graceMs, scope: event.scope });
-      open.delete(id);
-    }
-  }
-  for (const [id, from] of open) windows.push({ from, to: end, scope: id.split("\u0000")[1] as string });
-  return windows;
-}
-
-/** Length of [from, to] not covered by any of the windows. */
-function uncovered(from: number, to: number, windows: readonly Window[]): number {
-  const cuts = windows
-    .map((w) => ({ from: Math.max(from, w.from), to: Math.min(to, w.to) }))
-    .filter((w) => w.to > w.from)
-    .sort((a, b) => a.from - b.from);
-  let covered = 0;
-  let reach = from;
-  for (const cut of cuts) {
-    covered += Math.max(0, cut.to - Math.max(reach, cut.from));
-    reach = Math.max(reach, cut.to);
-  }
-  return to - from - covered;
-}
-
-function findStarvedWaiters(history: readonly HistoryEvent[], boundMs: number, graceMs: number, origin: number): Violation[] {
-  const end = Math.max(...history.map((event) => event.at));
-  const windows = outageWindows(history, graceMs, end);
-  const violations: Violation[] = [];
-  const waitingSince = new Map<string, number>();
-  const check = (worker: string, to: number, outcome: string) => {
-    const from = waitingSince.get(worker);
-    if (from === undefined) return;
-    waitingSince.delete(worker);
-    const mine = windows.filter((w) => w.scope === EVERYONE || w.scope === processOf(worker));
-    const waited = uncovered(from, to, mine);
-    if (waited > boundMs) {
-      violations.push({
-        kind: "starved-waiter",
-        detail: `${worker} waited from ${fmt(from, origin)} to ${fmt(to, origin)} (${waited.toFixed(0)}ms outside outages, bound ${boundMs}ms) and ${outcome}`,
-      });
-    }
-  };
-  for (const event of history) {
-    if (event.type === "acquire-start" && !waitingSince.has(event.worker)) waitingSince.set(event.worker, event.at);
-    else if (event.type === "acquired") check(event.worker, event.at, "then got the key");
-    else if (event.type === "worker-stopped") check(event.worker, event.at, "never got the key");
-    else if (event.type === "killed") {
-      for (const locker of [...waitingSince.keys()]) if (processOf(locker) === event.worker) check(locker, event.at, "never got the key");
-    }
-  }
-  for (const worker of [...waitingSince.keys()]) check(worker, end, "still had not got the key when the run ended");
-  return violations;
+function findActsAfterLoss(history: readonly HistoryEvent[], holds: Map<string, HoldRecord>, epsilon: number, origin: number): Violation[] {
+  return history.flatMap((event) => {
+    const lostAt = event.type === "act" ? holds.get(event.hold)?.lostAt : undefined;
+    if (event.type !== "act" || lostAt === undefined || event.at <= lostAt + epsilon) return [];
+    return [
+      {
+        kind: "act-after-loss" as const,
+        detail: `${event.hold} acted with token ${event.token} at ${sinceOrigin(event.at, origin)}, after its signal told it at ${sinceOrigin(lostAt, origin)} that its permits were lost`,
+      },
+    ];
+  });
 }

@@ -1,5 +1,12 @@
-/** Tolerances of the history checker. */
+/** Tolerances of the history checker, and what the history is of. */
 export interface CheckOptions {
+  /**
+   * The history is a counting semaphore's, not a lock's: at most `permits` held at once (each grant counting its
+   * `count`), every grant's token distinct and larger than that of every grant acquired before it was asked for, and no
+   * holder acting after it learnt that it lost its permits.
+   * @default undefined (a lock: one holder at a time, tokens larger than those of holds released before the ask)
+   */
+  semaphore?: { readonly permits: number };
   /**
    * Clock tolerance when comparing times recorded by different processes of one machine.
    * @default 10
@@ -17,7 +24,7 @@ export interface CheckOptions {
   outageGraceMs?: number;
 }
 
-export const DEFAULT_CHECK_OPTIONS: Readonly<Required<CheckOptions>> = Object.freeze({
+export const DEFAULT_CHECK_OPTIONS: Readonly<Required<Omit<CheckOptions, "semaphore">>> = Object.freeze({
   clockEpsilonMs: 10,
   livenessBoundMs: 10_000,
   outageGraceMs: 3_000,

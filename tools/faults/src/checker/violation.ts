@@ -1,15 +1,23 @@
 /** Kinds of safety and liveness violations the checker reports. */
 export type ViolationKind =
-  /** Two holds' critical sections overlapped while both holders still believed they held the key. */
+  /**
+   * Critical sections overlapped, while their holders believed they held, with more held than exists: two holds of a
+   * lock, or more permits than a semaphore has (each grant counting its `count`).
+   */
   | "overlap"
   /** The fenced resource accepted a write whose token is lower than one it accepted before. */
   | "token-regression"
-  /** Two different holds wrote with the same token, and the resource accepted both. */
+  /** Two different holds wrote with the same token, and the resource accepted both; on a semaphore, two grants got one token. */
   | "token-reuse"
-  /** A hold acquired after another hold was released got a token that is not larger. */
+  /**
+   * A hold asked for after another hold was released (on a semaphore: after another grant was acquired) got a token
+   * that is not larger.
+   */
   | "token-order"
-  /** A holder wrote after its validity deadline while its `signal` had not aborted. */
+  /** A holder wrote (on a semaphore: acted) after its validity deadline while its `signal` had not aborted. */
   | "unsignalled-stale-write"
+  /** A semaphore holder acted after its permit's signal had told it that it lost its permits. */
+  | "act-after-loss"
   /** A critical section ran past its validity deadline and no `LOCK_LOST` was signalled by its end. */
   | "unsignalled-loss"
   /** A waiter went without the key for longer than the liveness bound while the backend was up. */

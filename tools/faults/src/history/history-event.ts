@@ -1,12 +1,21 @@
 /**
- * One entry of a run's history. Times (`at`, `validUntil`, `startedAt`) are wall-clock-comparable
- * milliseconds (`performance.timeOrigin + performance.now()`), shared by every process on the machine.
- * `hold` names one acquisition (`<worker>#<n>`); tokens are decimal strings (bigints do not cross IPC as JSON).
+ * One entry of a run's history. Times (`at`, `validUntil`) are milliseconds on CLOCK_MONOTONIC (`machineNow()`), shared
+ * by every process on the machine. `hold` names one acquisition (`<worker>#<n>`): a lock's, or a semaphore's grant of
+ * `count` permits; tokens are decimal strings (bigints do not cross IPC as JSON).
  */
 export type HistoryEvent =
   | { readonly type: "acquire-start"; readonly worker: string; readonly at: number }
   | { readonly type: "acquire-failed"; readonly worker: string; readonly at: number; readonly code: string }
-  | { readonly type: "acquired"; readonly worker: string; readonly at: number; readonly hold: string; readonly token: string; readonly validUntil: number }
+  | {
+      readonly type: "acquired";
+      readonly worker: string;
+      readonly at: number;
+      readonly hold: string;
+      readonly token: string;
+      readonly validUntil: number;
+      /** Permits of a semaphore's grant; absent for a lock (one holder). */
+      readonly count?: number;
+    }
   | { readonly type: "valid"; readonly worker: string; readonly at: number; readonly hold: string; readonly validUntil: number }
   | { readonly type: "cs-start"; readonly worker: string; readonly at: number; readonly hold: string }
   | {
@@ -24,6 +33,11 @@ export type HistoryEvent =
       /** The write got no answer (server down or cut off), so it is not counted as accepted; the error's class. */
       readonly failure?: string;
     }
+  /**
+   * A semaphore holder's work under its permits (a call the semaphore rations). It acts only while its permit's signal
+   * has not aborted: nothing fences a semaphore's holders, so the signal is what must stop a stale one.
+   */
+  | { readonly type: "act"; readonly worker: string; readonly at: number; readonly hold: string; readonly token: string; readonly validUntil: number }
   | { readonly type: "cs-end"; readonly worker: string; readonly at: number; readonly hold: string; readonly validUntil: number }
   | { readonly type: "released"; readonly worker: string; readonly at: number; readonly hold: string }
   | { readonly type: "release-failed"; readonly worker: string; readonly at: number; readonly hold: string; readonly code: string }

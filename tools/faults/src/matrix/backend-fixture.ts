@@ -16,6 +16,7 @@ import {
 } from "@distlock/test-servers";
 import type { FenceKind } from "../fence/fenced-resource.js";
 import type { FaultName } from "./fault-name.js";
+import type { Primitive } from "./primitive.js";
 
 /** Backends of the matrix. */
 export const BACKEND_NAMES = [
@@ -34,13 +35,12 @@ export const BACKEND_NAMES = [
 
 export type BackendName = (typeof BACKEND_NAMES)[number];
 
-/** A backend under test: its servers on 127.0.0.1, the URL workers use, and the faults that apply to it. */
+/** A backend under test: its servers on 127.0.0.1 and the URL workers use (its rows' faults: `faultsOf`). */
 export interface BackendFixture extends AsyncDisposable {
   readonly backend: BackendName;
   readonly url: string;
   /** Lease length the workers ask for. */
   readonly ttlMs: number;
-  readonly faults: readonly FaultName[];
   /** The fenced resource its workers write to (see `FenceKind`). */
   readonly fence: FenceKind;
   /** What `server-restart` kills and starts again, together: the one server, or every master of a Redis Cluster. */
@@ -84,6 +84,20 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
 });
 
 /**
+ * The backends whose counting semaphores the matrix runs, and the faults of their semaphore rows (on the backend's own
+ * servers, TTL and URL). Only backends with `capabilities.semaphore`: a row on one without fails, its workers unable to
+ * open the semaphore. PostgreSQL and etcd join with an entry each once their semaphore drivers are built.
+ */
+export const SEMAPHORE_FAULTS: Readonly<Partial<Record<BackendName, readonly FaultName[]>>> = Object.freeze({
+  redis: PROCESS_FAULTS,
+});
+
+/** The faults of a backend's rows of one primitive (none: the backend has no such rows). */
+export function faultsOf(backend: BackendName, primitive: Primitive): readonly FaultName[] {
+  return (primitive === "lock" ? BACKEND_FAULTS[backend] : SEMAPHORE_FAULTS[backend]) ?? [];
+}
+
+/**
  * Sentinel tuned to fail over in about two seconds: a master unreachable for 1 s is down. Below that the Sentinels
  * sometimes took a just-promoted master for down too (before their first ping of it came back) and failed back at
  * once. The failover timeout stays above the time a fault re-routes the replica through a proxy, or Sentinel would
@@ -103,7 +117,6 @@ async function startSentinelBackend(backend: "redis-sentinel" | "redis-sentinel-
     backend,
     url: `${servers.url}?commandTimeoutMs=500&connectTimeoutMs=500${params}`,
     ttlMs: 3_000,
-    faults: BACKEND_FAULTS[backend],
     fence: "redis",
     sentinel: { servers, waitForReplicas },
     fencedOverlaps: waitForReplicas === 0,
@@ -130,7 +143,6 @@ function startSqlBackend(
     backend,
     url: `${server.url}?queryTimeoutMs=1000&connectTimeoutMs=1000${mode}`,
     ttlMs: 1_000,
-    faults: BACKEND_FAULTS[backend],
     fence,
     restartable: [server],
     restartDownMs: 300,
@@ -148,7 +160,6 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         backend,
         url: `sqlite:${join(dir, "locks.sqlite")}?busyTimeoutMs=2000`,
         ttlMs: 1_000,
-        faults: BACKEND_FAULTS.sqlite,
         fence: "sqlite",
         restartDownMs: 0,
         close,
@@ -167,7 +178,6 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         backend,
         url,
         ttlMs: 1_000,
-        faults: BACKEND_FAULTS.redis,
         fence: "redis",
         restartable: [server],
         restartDownMs: 1_500,
@@ -180,7 +190,6 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         backend,
         url: `${cluster.url}?commandTimeoutMs=500&connectTimeoutMs=500`,
         ttlMs: 1_000,
-        faults: BACKEND_FAULTS[backend],
         fence: "redis",
         restartable: cluster.nodes,
         restartDownMs: 1_500,
@@ -197,7 +206,6 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
         backend,
         url: `${group.url}?connectTimeoutMs=500`,
         ttlMs: 1_500,
-        faults: BACKEND_FAULTS.redlock,
         fence: "redis",
         nodes: group.servers,
         restartDownMs: 2_000,
@@ -207,7 +215,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
     case "etcd": {
       const etcd = await startEtcdCluster(3);
       const url = `${etcd.url}?requestTimeoutMs=1000&dialTimeoutMs=1000&sessionTtlMs=2000`;
-      return fixture({ backend, url, ttlMs: 2_000, faults: BACKEND_FAULTS.etcd, fence: "etcd", etcd, restartDownMs: 1_000, close: () => etcd.close() });
+      return fixture({ backend, url, ttlMs: 2_000, fence: "etcd", etcd, restartDownMs: 1_000, close: () => etcd.close() });
     }
   }
 }

@@ -3,7 +3,7 @@ import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
 import { RedisKeyLayout } from "@distlock/redis/internal";
 import { type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { EVERYONE, type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
-import { markFault, nextHolder, type RowRun } from "../runner/row-run.js";
+import { markFault, nextHolder, permitsHeldByOthers, type RowRun } from "../runner/row-run.js";
 import type { FaultName } from "./fault-name.js";
 
 /** Injects one fault into a running row and returns once it is over (not necessarily recovered). */
@@ -28,17 +28,33 @@ const holderSigkill: FaultInjector = async (run) => {
   await run.spawnWorker();
 };
 
+type Holder = NonNullable<Awaited<ReturnType<typeof nextHolder>>>;
+
 /**
- * SIGSTOP a worker inside its critical section (a long GC pause), keep it stopped until its lease has
- * run out and another holder wrote with a larger token, then SIGCONT: its next write is stale.
+ * When a paused holder has been overtaken. A lock's: another holder wrote with a larger token (so the paused one's next
+ * write is stale). A semaphore's: once its lease ran out, other processes were granted every permit at once (so the
+ * paused one's permits went to others).
+ */
+function overtaken(run: RowRun, holder: Holder): (event: HistoryEvent) => boolean {
+  if (run.primitive === "lock") return (event) => event.type === "write" && event.accepted && event.hold !== holder.hold && BigInt(event.token) > holder.token;
+  const deadline = run.log.events.reduce(
+    (latest, event) => ((event.type === "acquired" || event.type === "valid") && event.hold === holder.hold ? Math.max(latest, event.validUntil) : latest),
+    0,
+  );
+  const permits = run.settings.semaphorePermits;
+  return (event) => event.type === "acquired" && event.at > deadline && permitsHeldByOthers(run, holder.worker.name) >= permits;
+}
+
+/**
+ * SIGSTOP a worker inside its critical section (a long GC pause), keep it stopped until its lease has run out and it
+ * was overtaken (see `overtaken`), then SIGCONT: its next write is stale; a semaphore holder must not act again.
  */
 const holderSigstop: FaultInjector = async (run) => {
   const holder = required(await nextHolder(run), "no worker entered a critical section within 10 s");
   const scope = { outage: false, scope: holder.worker.name };
   markFault(run, "holder-sigstop", "fault", scope);
   holder.worker.pause();
-  const overtaken = (event: HistoryEvent) => event.type === "write" && event.accepted && event.hold !== holder.hold && BigInt(event.token) > holder.token;
-  await run.log.next(overtaken, run.fixture.ttlMs * 3 + run.settings.livenessBoundMs);
+  await run.log.next(overtaken(run, holder), run.fixture.ttlMs * 3 + run.settings.livenessBoundMs);
   holder.worker.resume();
   markFault(run, "holder-sigstop", "fault-end", scope);
   await run.log.next((event) => event.type === "cs-end" && event.hold === holder.hold, 10_000);

@@ -1,6 +1,6 @@
-import type { RowResult } from "../runner/row-result.js";
+import type { RowResult, SemaphoreRowStats } from "../runner/row-result.js";
 
-const HEADER = [
+const LOCK_HEADER = [
   "backend",
   "fault",
   "workers",
@@ -14,29 +14,86 @@ const HEADER = [
   "row time (s)",
 ];
 
-/** The matrix as a Markdown table, one line per row; violations, fenced overlaps and worker failures are listed below it. */
+const SEMAPHORE_HEADER = [
+  "backend",
+  "fault",
+  "permits (asked per locker)",
+  "workers",
+  "grants",
+  "faults injected",
+  "acts",
+  "holds lost",
+  "most held at once",
+  "violations",
+  "recovery (ms)",
+  "row time (s)",
+];
+
+/** A row's name in messages: `redis / holder-sigkill`, `redis semaphore / holder-sigkill`. */
+export function rowName(row: RowResult): string {
+  return `${row.backend}${row.semaphore === undefined ? "" : " semaphore"} / ${row.fault}`;
+}
+
+/** The cells every table ends with. */
+function outcome(row: RowResult): (string | number)[] {
+  return [
+    row.fencedOverlaps.length === 0 ? row.violations.length : `${row.violations.length} (+${row.fencedOverlaps.length} fenced overlaps)`,
+    row.recoveryMs === null ? "—" : Math.round(row.recoveryMs),
+    (row.durationMs / 1_000).toFixed(1),
+  ];
+}
+
+function lockCells(row: RowResult): (string | number)[] {
+  return [
+    row.backend,
+    row.fault,
+    row.workers,
+    row.operations,
+    row.faultsInjected,
+    `${row.writesAccepted} / ${row.writesRejected} / ${row.writesFailed}`,
+    row.staleWrites,
+    row.staleWritesAccepted,
+    ...outcome(row),
+  ];
+}
+
+function semaphoreCells(row: RowResult, semaphore: SemaphoreRowStats): (string | number)[] {
+  return [
+    row.backend,
+    row.fault,
+    `${semaphore.permits} (${semaphore.counts.join(", ")})`,
+    row.workers,
+    row.operations,
+    row.faultsInjected,
+    semaphore.acts,
+    semaphore.holdsLost,
+    semaphore.peakHeld,
+    ...outcome(row),
+  ];
+}
+
+function table(header: readonly string[], rows: readonly (string | number)[][]): string[] {
+  const lines = [`| ${header.join(" | ")} |`, `|${header.map((_, i) => (i < 2 ? " --- " : " ---: ")).join("|")}|`];
+  return [...lines, ...rows.map((cells) => `| ${cells.join(" | ")} |`)];
+}
+
+/**
+ * The matrix as Markdown: a table of the lock rows, one of the semaphore rows (each only if it has rows); violations,
+ * fenced overlaps and worker failures are listed below.
+ */
 export function formatTable(rows: readonly RowResult[]): string {
-  const lines = [`| ${HEADER.join(" | ")} |`, `|${HEADER.map((_, i) => (i < 2 ? " --- " : " ---: ")).join("|")}|`];
-  for (const row of rows) {
-    const cells = [
-      row.backend,
-      row.fault,
-      row.workers,
-      row.operations,
-      row.faultsInjected,
-      `${row.writesAccepted} / ${row.writesRejected} / ${row.writesFailed}`,
-      row.staleWrites,
-      row.staleWritesAccepted,
-      row.fencedOverlaps.length === 0 ? row.violations.length : `${row.violations.length} (+${row.fencedOverlaps.length} fenced overlaps)`,
-      row.recoveryMs === null ? "—" : Math.round(row.recoveryMs),
-      (row.durationMs / 1_000).toFixed(1),
+  const lockRows = rows.filter((row) => row.semaphore === undefined).map(lockCells);
+  const semaphoreRows = rows.flatMap((row) => (row.semaphore === undefined ? [] : [semaphoreCells(row, row.semaphore)]));
+  const tables = [lockRows.length === 0 ? [] : table(LOCK_HEADER, lockRows), semaphoreRows.length === 0 ? [] : table(SEMAPHORE_HEADER, semaphoreRows)]
+    .filter((lines) => lines.length > 0)
+    .map((lines) => lines.join("\n"));
+  const problems = rows.flatMap((row) => {
+    const name = rowName(row);
+    return [
+      ...row.violations.map((v) => `- ${name}: **${v.kind}**: ${v.detail}`),
+      ...row.fencedOverlaps.map((v) => `- ${name}: overlap caught by fencing (no lower token accepted after a higher one): ${v.detail}`),
+      ...row.workerFailures.map((failure) => `- ${name}: worker failed: ${failure}`),
     ];
-    lines.push(`| ${cells.join(" | ")} |`);
-  }
-  const problems = rows.flatMap((row) => [
-    ...row.violations.map((v) => `- ${row.backend} / ${row.fault}: **${v.kind}**: ${v.detail}`),
-    ...row.fencedOverlaps.map((v) => `- ${row.backend} / ${row.fault}: overlap caught by fencing (no lower token accepted after a higher one): ${v.detail}`),
-    ...row.workerFailures.map((failure) => `- ${row.backend} / ${row.fault}: worker failed: ${failure}`),
-  ]);
-  return [...lines, ...(problems.length === 0 ? [] : ["", ...problems])].join("\n");
+  });
+  return [tables.join("\n\n"), ...(problems.length === 0 ? [] : ["", ...problems])].join("\n");
 }

@@ -1,11 +1,26 @@
 import type { Violation } from "../checker/violation.js";
+import type { Primitive } from "../matrix/primitive.js";
+
+/** What a semaphore row adds to its result. */
+export interface SemaphoreRowStats {
+  readonly permits: number;
+  /** Permits the lockers of one process ask for, one entry per locker. */
+  readonly counts: readonly number[];
+  /** Acts: steps of work done under permits (each only while the permit's signal had not aborted). */
+  readonly acts: number;
+  /** Grants whose signal aborted (`LOCK_LOST`) while they were held. */
+  readonly holdsLost: number;
+  /** The most permits believed held at one instant (never more than `permits` in a row without violations). */
+  readonly peakHeld: number;
+}
 
 /** One row of the fault matrix. */
 export interface RowResult {
   readonly backend: string;
   readonly fault: string;
+  readonly primitive: Primitive;
   readonly workers: number;
-  /** Successful acquisitions. */
+  /** Successful acquisitions (a semaphore's grants). */
   readonly operations: number;
   readonly faultsInjected: number;
   readonly writesAccepted: number;
@@ -28,4 +43,6 @@ export interface RowResult {
   readonly durationMs: number;
   /** Workers that failed on their own (not through an injected fault). */
   readonly workerFailures: readonly string[];
+  /** Set on a semaphore row (whose holders do not write: every `writes…` count is 0). */
+  readonly semaphore?: SemaphoreRowStats;
 }

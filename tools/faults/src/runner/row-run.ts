@@ -1,6 +1,7 @@
 import type { TcpProxy } from "@distlock/test-servers";
 import { type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
+import type { Primitive } from "../matrix/primitive.js";
 import type { HistoryLog } from "./history-log.js";
 import type { RowSettings } from "./row-settings.js";
 import type { WorkerProcess } from "./worker-process.js";
@@ -12,7 +13,9 @@ export interface RowRun {
   readonly fixture: BackendFixture;
   readonly settings: RowSettings;
   readonly log: HistoryLog;
-  /** The key the workers contend for. */
+  /** What the workers contend for: `key` as a lock, or as a semaphore of `settings.semaphorePermits`. */
+  readonly primitive: Primitive;
+  /** The key the workers contend for (the semaphore's name). */
   readonly key: string;
   /** Every worker started so far, killed ones included. */
   readonly workers: readonly WorkerProcess[];
@@ -29,13 +32,35 @@ export function markFault(run: RowRun, fault: string, phase: "fault" | "fault-en
   return at;
 }
 
-/** The next critical section a live, direct (not proxied) worker enters, with its token. */
+/**
+ * The next critical section a live, direct (not proxied) worker enters, with its token. On a semaphore row, one of the
+ * largest grants: a fault to its holder strands most permits, so the others can go on only once those are freed.
+ */
 export async function nextHolder(run: RowRun, timeoutMs = 10_000): Promise<{ worker: WorkerProcess; hold: string; token: bigint } | undefined> {
   const eligible = (locker: string) => run.workers.find((w) => w.name === processOf(locker) && w.alive && w !== run.proxied?.worker);
-  const start = await run.log.next((event): event is Of<"cs-start"> => event.type === "cs-start" && eligible(event.worker) !== undefined, timeoutMs);
+  const acquiredOf = (hold: string) => run.log.events.findLast((event): event is Of<"acquired"> => event.type === "acquired" && event.hold === hold);
+  const largest = run.primitive === "semaphore" ? Math.max(...run.settings.permitCounts) : 1;
+  const start = await run.log.next(
+    (event): event is Of<"cs-start"> => event.type === "cs-start" && eligible(event.worker) !== undefined && (acquiredOf(event.hold)?.count ?? 1) >= largest,
+    timeoutMs,
+  );
   if (start === undefined) return undefined;
-  const acquired = run.log.events.findLast((event): event is Of<"acquired"> => event.type === "acquired" && event.hold === start.hold);
+  const acquired = acquiredOf(start.hold);
   const worker = eligible(start.worker);
   if (acquired === undefined || worker === undefined) return undefined;
   return { worker, hold: start.hold, token: BigInt(acquired.token) };
+}
+
+/**
+ * Permits held right now, as the history tells: grants acquired and not yet released, given up or lost, by processes
+ * other than `except` that are still alive.
+ */
+export function permitsHeldByOthers(run: RowRun, except: string): number {
+  const held = new Map<string, number>();
+  for (const event of run.log.events) {
+    if (event.type === "acquired" && processOf(event.worker) !== except) held.set(event.hold, event.count ?? 1);
+    else if (event.type === "released" || event.type === "release-failed" || event.type === "lost") held.delete(event.hold);
+  }
+  const alive = (hold: string) => run.workers.some((w) => w.alive && w.name === processOf(hold.slice(0, hold.indexOf("#"))));
+  return [...held].reduce((sum, [hold, count]) => sum + (alive(hold) ? count : 0), 0);
 }

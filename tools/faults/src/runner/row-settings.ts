@@ -16,6 +16,13 @@ export interface RowSettings {
   livenessBoundMs: number;
   /** Loops per worker process, contending on its one provider. @default 2 */
   lockersPerWorker: number;
+  /** Permits of a semaphore row's semaphore. @default 3 */
+  semaphorePermits: number;
+  /**
+   * Permits a semaphore row's lockers ask for, by locker of a process (`w3` the first, `w3/1` the second, …, cycling):
+   * one process's lockers can hold them all, and a grant of 2 waits while only 1 is free. @default [1, 2]
+   */
+  permitCounts: readonly number[];
 }
 
 export const DEFAULT_ROW_SETTINGS: Readonly<RowSettings> = Object.freeze({
@@ -27,6 +34,8 @@ export const DEFAULT_ROW_SETTINGS: Readonly<RowSettings> = Object.freeze({
   thinkMs: 5,
   livenessBoundMs: 10_000,
   lockersPerWorker: 2,
+  semaphorePermits: 3,
+  permitCounts: [1, 2] as const,
 });
 
 /** The long form (`--long`): more workers, more injections, longer runs. */

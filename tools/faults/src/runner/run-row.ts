@@ -1,18 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTcpProxy, type TcpProxy } from "@distlock/test-servers";
-import { checkHistory } from "../checker/check-history.js";
+import { checkHistory, peakPermitsHeld } from "../checker/check-history.js";
 import type { Violation } from "../checker/violation.js";
 import type { FenceServer } from "../fence/fenced-resource.js";
 import { type HistoryEvent, machineNow } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import { FAULT_INJECTORS } from "../matrix/fault-injectors.js";
 import type { FaultName } from "../matrix/fault-name.js";
+import type { WorkerSubject } from "../worker/worker-protocol.js";
 import { HistoryLog } from "./history-log.js";
-import type { RowResult } from "./row-result.js";
+import type { RowResult, SemaphoreRowStats } from "./row-result.js";
 import type { RowRun } from "./row-run.js";
 import type { RowSettings } from "./row-settings.js";
 import { WorkerProcess } from "./worker-process.js";
+
+/** What a row's workers contend for: a lock key whose holders write to `fence`, or a semaphore (as `RowSettings` shapes it). */
+export type RowSubject = { readonly primitive: "lock"; readonly fence: FenceServer } | { readonly primitive: "semaphore" };
 
 /** How long a row waits for the first acquisition and for recovery after each fault. */
 const PROGRESS_TIMEOUT_MS = 20_000;
@@ -26,11 +30,24 @@ async function proxyEveryHost(url: string): Promise<{ url: string; proxies: TcpP
   return { url: proxied, proxies };
 }
 
-/** Sets apart the overlaps a backend leaves to fencing, if fencing held: no lower or reused token was accepted. */
-function separateFencedOverlaps(fixture: BackendFixture, found: readonly Violation[]): Pick<RowResult, "violations" | "fencedOverlaps"> {
+/**
+ * Sets apart the overlaps a backend leaves to fencing, if fencing held: no lower or reused token was accepted. Only on a
+ * lock's rows: nothing fences a semaphore's holders.
+ */
+function separateFencedOverlaps(fixture: BackendFixture, subject: RowSubject, found: readonly Violation[]): Pick<RowResult, "violations" | "fencedOverlaps"> {
   const fencingHeld = !found.some((v) => v.kind === "token-regression" || v.kind === "token-reuse");
-  if (fixture.fencedOverlaps !== true || !fencingHeld) return { violations: found, fencedOverlaps: [] };
+  if (fixture.fencedOverlaps !== true || !fencingHeld || subject.primitive !== "lock") return { violations: found, fencedOverlaps: [] };
   return { violations: found.filter((v) => v.kind !== "overlap"), fencedOverlaps: found.filter((v) => v.kind === "overlap") };
+}
+
+function semaphoreStats(settings: RowSettings, events: readonly HistoryEvent[]): SemaphoreRowStats {
+  return {
+    permits: settings.semaphorePermits,
+    counts: Array.from({ length: settings.lockersPerWorker }, (_, i) => settings.permitCounts[i % settings.permitCounts.length] ?? 1),
+    acts: events.filter((event) => event.type === "act").length,
+    holdsLost: new Set(events.flatMap((event) => (event.type === "lost" ? [event.hold] : []))).size,
+    peakHeld: peakPermitsHeld(events),
+  };
 }
 
 function summarise(
@@ -49,6 +66,7 @@ function summarise(
   return {
     backend: fixture.backend,
     fault,
+    primitive: run.primitive,
     workers: run.workers.length,
     operations: acquired.length,
     faultsInjected: faults.length,
@@ -60,24 +78,30 @@ function summarise(
     recoveryMs: recoveries.length === 0 || recoveries.some(Number.isNaN) ? null : Math.max(...recoveries),
     durationMs: machineNow() - startedAt,
     workerFailures: run.workers.flatMap((w) => (w.failure === undefined ? [] : [`${w.name}: ${w.failure}`])),
+    ...(run.primitive === "semaphore" ? { semaphore: semaphoreStats(run.settings, events) } : {}),
   };
 }
 
 /**
- * Runs one row: workers contend for a fresh key while `fault` is injected, writing to that key's resource on `fence`
- * (the server of `fixture.fence`); the history is then checked.
+ * Runs one row: workers contend for a fresh key while `fault` is injected, a lock's holders writing to that key's
+ * resource on `subject.fence` (the server of `fixture.fence`), a semaphore's acting under their permits; the history is
+ * then checked.
  */
-export async function runRow(fixture: BackendFixture, fault: FaultName, settings: RowSettings, fence: FenceServer): Promise<RowResult> {
+export async function runRow(fixture: BackendFixture, fault: FaultName, settings: RowSettings, subject: RowSubject): Promise<RowResult> {
   const startedAt = machineNow();
   const log = new HistoryLog();
-  const key = `faults-${fault}-${randomUUID()}`;
-  await fence.prepare(key);
+  const key = `faults-${subject.primitive}-${fault}-${randomUUID()}`;
+  if (subject.primitive === "lock") await subject.fence.prepare(key);
+  const workerSubject: WorkerSubject =
+    subject.primitive === "lock"
+      ? { kind: "lock", fence: subject.fence.target }
+      : { kind: "semaphore", permits: settings.semaphorePermits, counts: settings.permitCounts };
   const workers: WorkerProcess[] = [];
   const task = (url: string) => ({
     worker: `w${workers.length}`,
     url,
     key,
-    fence: fence.target,
+    subject: workerSubject,
     ttlMs: fixture.ttlMs,
     holdMs: settings.holdMs,
     waitMs: settings.livenessBoundMs,
@@ -98,6 +122,7 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
       fixture,
       settings,
       log,
+      primitive: subject.primitive,
       key,
       workers,
       spawnWorker: () => spawnWorker(),
@@ -111,8 +136,9 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
       await sleep(settings.gapMs);
     }
     await Promise.all(workers.map((worker) => worker.stop()));
-    const found = checkHistory(log.events, { livenessBoundMs: settings.livenessBoundMs });
-    return { ...summarise(fixture, fault, run, startedAt, log.events), ...separateFencedOverlaps(fixture, found) };
+    const semaphore = subject.primitive === "semaphore" ? { semaphore: { permits: settings.semaphorePermits } } : {};
+    const found = checkHistory(log.events, { livenessBoundMs: settings.livenessBoundMs, ...semaphore });
+    return { ...summarise(fixture, fault, run, startedAt, log.events), ...separateFencedOverlaps(fixture, subject, found) };
   } finally {
     await Promise.allSettled(workers.map((worker) => worker.stop()));
     await Promise.allSettled((proxied?.proxies ?? []).map((proxy) => proxy.close()));

@@ -1,77 +1,41 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { createLockProvider, type Lock, LockError, type LockProvider } from "@distlock/core";
+import { createLockProvider, type LockProvider } from "@distlock/core";
 import type { FencedResource } from "../fence/fenced-resource.js";
 import { openFencedResource } from "../fence/open-fenced-resource.js";
-import { type HistoryEvent, lockerName, machineNow, toMachineTime } from "../history/history-event.js";
-import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
+import { lockerName, machineNow, toMachineTime } from "../history/history-event.js";
+import { goOn, holdOn, running, whileHeldOn } from "./held-on.js";
+import { type Held, type LockerRounds, lockRounds, permitRounds } from "./locker-rounds.js";
+import { codeOf, record, send } from "./parent-link.js";
+import type { ParentMessage, WorkerTask } from "./worker-protocol.js";
 
-// A fault worker: acquires one key in a loop until told to stop; each critical section writes to the
-// fenced resource with its token twice, a random time apart, and every step goes to the parent as a
-// history event. It always writes, even when its signal has aborted: fencing is what must stop a stale writer.
+// A fault worker: takes one key (a lock, or permits of a semaphore) in a loop until told to stop; each critical section
+// works in two steps, a random time apart (see locker-rounds.ts), and every step goes to the parent as a history event.
 
 const stopping = new AbortController();
 const RELEASE_RETRY_MS = 100;
 
-/** The hold whose critical section is running, and the wait the parent put into it (until "go-on" or "stop"). */
-let runningHold: string | undefined;
-let heldOn: { readonly until: Promise<void>; readonly goOn: () => void } | undefined;
-
-function holdOn(hold: string): void {
-  if (runningHold !== hold || heldOn !== undefined) return;
-  let release = () => {};
-  const until = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  heldOn = { until, goOn: release };
-}
-
-function goOn(): void {
-  heldOn?.goOn();
-  heldOn = undefined;
-}
-
-function send(message: WorkerMessage, then?: () => void): void {
-  if (process.connected && process.send !== undefined) process.send(message, () => then?.());
-  else then?.();
-}
-
-function record(event: HistoryEvent): void {
-  send({ type: "event", event });
-}
-
-const codeOf = (error: unknown): string => (LockError.is(error) ? error.code : error instanceof Error ? error.name : "UNKNOWN");
-
-async function write(task: WorkerTask, fence: FencedResource, lock: Lock, hold: string): Promise<void> {
-  const token = String(lock.fencingToken);
-  const at = machineNow();
-  const signalAborted = lock.signal.aborted;
-  const validUntil = toMachineTime(lock.validUntil);
-  const outcome = await fence.write(lock);
-  record({ type: "write", worker: task.worker, at, hold, token, signalAborted, validUntil, ...outcome });
-}
-
-async function criticalSection(task: WorkerTask, fence: FencedResource, lock: Lock, hold: string): Promise<void> {
-  const onLost = () => record({ type: "lost", worker: task.worker, at: machineNow(), hold, code: codeOf(lock.signal.reason) });
-  if (lock.signal.aborted) onLost();
-  else lock.signal.addEventListener("abort", onLost, { once: true });
-  let validUntil = lock.validUntil;
+async function criticalSection(task: WorkerTask, rounds: LockerRounds, held: Held, hold: string): Promise<void> {
+  const onLost = () => record({ type: "lost", worker: task.worker, at: machineNow(), hold, code: codeOf(held.signal.reason) });
+  if (held.signal.aborted) onLost();
+  else held.signal.addEventListener("abort", onLost, { once: true });
+  let validUntil = held.validUntil;
   const watch = setInterval(() => {
-    if (lock.validUntil === validUntil) return;
-    validUntil = lock.validUntil;
+    if (held.validUntil === validUntil) return;
+    validUntil = held.validUntil;
     record({ type: "valid", worker: task.worker, at: machineNow(), hold, validUntil: toMachineTime(validUntil) });
   }, task.ttlMs / 10);
   try {
-    runningHold = hold;
+    running(hold);
     record({ type: "cs-start", worker: task.worker, at: machineNow(), hold });
-    await write(task, fence, lock, hold);
+    await rounds.step(held, hold);
     const [min, max] = task.holdMs;
-    await sleep(min + Math.random() * (max - min));
-    await heldOn?.until;
-    await write(task, fence, lock, hold);
-    record({ type: "cs-end", worker: task.worker, at: machineNow(), hold, validUntil: toMachineTime(lock.validUntil) });
+    await sleep(min + Math.random() * (max - min), undefined, rounds.honoursSignal ? { signal: held.signal } : {}).catch(() => undefined);
+    await whileHeldOn();
+    await rounds.step(held, hold);
+    record({ type: "cs-end", worker: task.worker, at: machineNow(), hold, validUntil: toMachineTime(held.validUntil) });
   } finally {
     // A "hold-on" that came after the wait point must not stretch the next critical section.
-    runningHold = undefined;
+    running(undefined);
     goOn();
     clearInterval(watch);
   }
@@ -81,26 +45,26 @@ async function criticalSection(task: WorkerTask, fence: FencedResource, lock: Lo
  * Releases, retrying while the backend is unreachable: a hold whose release failed stays under core's
  * watchdog, so a caller that gave up after one failed release would keep the key until its process exits.
  */
-async function release(task: WorkerTask, lock: Lock, hold: string): Promise<void> {
+async function release(task: WorkerTask, held: Held, hold: string): Promise<void> {
   for (;;) {
     try {
-      await lock.release();
+      await held.release();
       record({ type: "released", worker: task.worker, at: machineNow(), hold });
       return;
     } catch (error) {
       record({ type: "release-failed", worker: task.worker, at: machineNow(), hold, code: codeOf(error) });
-      if (lock.signal.aborted || lock.remainingMs() === 0) return;
+      if (held.signal.aborted || held.remainingMs() === 0) return;
       await sleep(RELEASE_RETRY_MS);
     }
   }
 }
 
-async function loop(task: WorkerTask, provider: LockProvider, fence: FencedResource): Promise<void> {
+async function loop(task: WorkerTask, rounds: LockerRounds): Promise<void> {
   for (let n = 0; !stopping.signal.aborted; n++) {
     record({ type: "acquire-start", worker: task.worker, at: machineNow() });
-    let lock: Lock;
+    let held: Held;
     try {
-      lock = await provider.acquire(task.key, { ttlMs: task.ttlMs, waitMs: task.waitMs, signal: stopping.signal });
+      held = await rounds.take(stopping.signal);
     } catch (error) {
       if (stopping.signal.aborted) break;
       record({ type: "acquire-failed", worker: task.worker, at: machineNow(), code: codeOf(error) });
@@ -108,27 +72,37 @@ async function loop(task: WorkerTask, provider: LockProvider, fence: FencedResou
       continue;
     }
     const hold = `${task.worker}#${n}`;
-    record({ type: "acquired", worker: task.worker, at: machineNow(), hold, token: String(lock.fencingToken), validUntil: toMachineTime(lock.validUntil) });
-    await criticalSection(task, fence, lock, hold);
-    await release(task, lock, hold);
+    const token = String(held.fencingToken);
+    const count = held.count === undefined ? {} : { count: held.count };
+    record({ type: "acquired", worker: task.worker, at: machineNow(), hold, token, validUntil: toMachineTime(held.validUntil), ...count });
+    await criticalSection(task, rounds, held, hold);
+    await release(task, held, hold);
     await sleep(task.thinkMs);
   }
 }
 
+/** The rounds of the process's `index`th locker, on the process's one provider (and fenced resource, for a lock). */
+function roundsOf(task: WorkerTask, provider: LockProvider, fence: FencedResource | undefined, index: number): LockerRounds {
+  const { subject } = task;
+  if (subject.kind === "semaphore") return permitRounds(task, provider, subject.permits, subject.counts[index % subject.counts.length] ?? 1);
+  if (fence === undefined) throw new Error("a lock's rounds need the fenced resource");
+  return lockRounds(task, provider, fence);
+}
+
 async function run(task: WorkerTask): Promise<void> {
   const provider = await createLockProvider(task.url);
-  const fence = await openFencedResource(task.fence, task.url);
+  const fence = task.subject.kind === "lock" ? await openFencedResource(task.subject.fence, task.url) : undefined;
   try {
     // Lockers of one process contend on its one provider too, so a backend's in-process hand-offs meet the faults.
     await Promise.all(
       Array.from({ length: task.lockers }, async (_, index) => {
         const locker = { ...task, worker: lockerName(task.worker, index) };
-        await loop(locker, provider, fence);
+        await loop(locker, roundsOf(locker, provider, fence, index));
         record({ type: "worker-stopped", worker: locker.worker, at: machineNow() });
       }),
     );
   } finally {
-    await Promise.allSettled([provider.close(), fence.close()]);
+    await Promise.allSettled([provider.close(), fence?.close()]);
   }
 }
 

@@ -1,15 +1,23 @@
 import type { FenceTarget } from "../fence/fenced-resource.js";
 import type { HistoryEvent } from "../history/history-event.js";
 
+/**
+ * What a worker's lockers contend for: `key` as a lock, each critical section writing to a fenced resource; or `key`
+ * as a counting semaphore of `permits`, locker `i` asking for `counts[i % counts.length]` of them each time.
+ */
+export type WorkerSubject =
+  | { readonly kind: "lock"; readonly fence: FenceTarget }
+  | { readonly kind: "semaphore"; readonly permits: number; readonly counts: readonly number[] };
+
 /** What a fault worker is asked to do. */
 export interface WorkerTask {
   /** Name used in the history. */
   readonly worker: string;
   /** Lock URL, as `createLockProvider` takes it. */
   readonly url: string;
+  /** The lock key, or the semaphore's name. */
   readonly key: string;
-  /** The fenced resource its critical sections write to. */
-  readonly fence: FenceTarget;
+  readonly subject: WorkerSubject;
   readonly ttlMs: number;
   /** Each critical section sleeps a random time in [min, max] between its two writes. */
   readonly holdMs: readonly [number, number];
