@@ -199,7 +199,7 @@ export class EtcdLockDriver implements LockDriver {
   /** The public view of `key` held by member `holder`, with `members` member keys (holder and waiters) under it. */
   async #stateOf(key: string, holder: IKeyValue, members: number): Promise<LockState> {
     const value = decodeMemberValue(holder.value);
-    const ttlRemainingMs = holder.lease === "0" ? Number.POSITIVE_INFINITY : Math.max(0, await this.#keyspace.leaseTtlSeconds(holder.lease)) * 1000;
+    const ttlRemainingMs = await this.#keyspace.leaseRemainingMs(holder.lease);
     const foreign = `etcd-client:${holder.key.toString("utf8").slice(`${this.#settings.prefix}/${key}/`.length)}`;
     return {
       key,
