@@ -20,6 +20,7 @@ import { LeaseSlotAllocator } from "./lease-slot-allocator.js";
 import { decodeMemberValue, encodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
 import { LockKeyspace } from "./lock-keyspace.js";
 import { QueueWaiter } from "./queue-waiter.js";
+import { EtcdSemaphoreDriver } from "./semaphore/etcd-semaphore-driver.js";
 import { SessionLease } from "./session-lease.js";
 import { toBackendError } from "./to-backend-error.js";
 
@@ -27,6 +28,7 @@ import { toBackendError } from "./to-backend-error.js";
  * etcd's `concurrency.Mutex` as a distlock driver: member keys `<prefix>/<key>/<leaseHex>`, holder =
  * lowest create revision, waiters watch their immediate predecessor, fencing token = create revision.
  * Holds whose TTL equals the session TTL share one session lease; other TTLs get a lease each.
+ * Counting semaphores (`semaphores`) run on the same client and leases.
  */
 export class EtcdLockDriver implements LockDriver {
   readonly backend = "etcd";
@@ -41,6 +43,7 @@ export class EtcdLockDriver implements LockDriver {
   readonly #slots: LeaseSlotAllocator;
   readonly #renewer: HoldRenewer;
   readonly #queue: QueueWaiter;
+  readonly semaphores: EtcdSemaphoreDriver;
   #closed: Promise<void> | undefined;
 
   constructor(settings: ResolvedEtcdLockOptions) {
@@ -52,8 +55,7 @@ export class EtcdLockDriver implements LockDriver {
       minTtlMs: Math.ceil(settings.minTtlMs / 1000) * 1000,
       ttlGranularityMs: 1000,
       listing: true,
-      // Not yet built on etcd (see the README).
-      semaphore: false,
+      semaphore: true,
     });
     const client = settings.client ?? createEtcdClient(settings);
     this.#client = client;
@@ -69,6 +71,16 @@ export class EtcdLockDriver implements LockDriver {
     this.#slots = slots;
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds, background });
     this.#queue = new QueueWaiter({ client, settings, keyspace, session, slots, holds });
+    this.semaphores = new EtcdSemaphoreDriver({
+      client,
+      settings,
+      keyspace,
+      session,
+      slots,
+      background,
+      run: (operation, call) => this.#run(operation, call),
+      failure: (operation, error) => this.#failure(operation, error),
+    });
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
@@ -235,7 +247,7 @@ export class EtcdLockDriver implements LockDriver {
   }
 
   async #shutdown(): Promise<void> {
-    const records = this.#holds.close();
+    const records = [...this.#holds.close(), ...(await this.semaphores.close())];
     await Promise.allSettled([this.#session.close(), ...records.filter((r) => r.ownsLease).map((r) => r.lease.revoke())]);
     await this.#background.settled();
     if (this.#ownsClient) this.#client.close();

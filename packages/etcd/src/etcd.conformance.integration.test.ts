@@ -19,7 +19,7 @@ afterAll(() => Promise.all([single.close(), cluster.close()]));
 describeLockProvider({
   name: "etcd (single member)",
   create: () => provider(single.endpoints),
-  capabilities: { fencing: true, fifo: true },
+  capabilities: { fencing: true, fifo: true, semaphore: true },
   workerUrl: `${single.url}?sessionTtlMs=${SESSION_TTL_MS}`,
   config: { construct: (options) => provider(single.endpoints, options), defaults: DEFAULT_ETCD_LOCK_OPTIONS },
   faults: { pause: () => single.pause(), resume: () => single.resume() },
@@ -30,7 +30,7 @@ describeLockProvider({
 describeLockProvider({
   name: "etcd (3-member cluster)",
   create: () => provider(cluster.endpoints),
-  capabilities: { fencing: true, fifo: true },
+  capabilities: { fencing: true, fifo: true, semaphore: true },
   workerUrl: `${cluster.url}?sessionTtlMs=${SESSION_TTL_MS}`,
   config: { construct: (options) => provider(cluster.endpoints, options), defaults: DEFAULT_ETCD_LOCK_OPTIONS },
   faults: {
