@@ -247,9 +247,13 @@ export class EtcdLockDriver implements LockDriver {
   }
 
   async #shutdown(): Promise<void> {
-    const records = [...this.#holds.close(), ...(await this.semaphores.close())];
-    await Promise.allSettled([this.#session.close(), ...records.filter((r) => r.ownsLease).map((r) => r.lease.revoke())]);
-    await this.#background.settled();
-    if (this.#ownsClient) this.#client.close();
+    try {
+      const records = [...this.#holds.close(), ...(await this.semaphores.close())];
+      await Promise.allSettled([this.#session.close(), ...records.filter((r) => r.ownsLease).map((r) => r.lease.revoke())]);
+      await this.#background.settled();
+      if (this.#ownsClient) this.#client.close();
+    } finally {
+      this.semaphores.closed();
+    }
   }
 }

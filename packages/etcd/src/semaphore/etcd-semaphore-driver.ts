@@ -1,5 +1,13 @@
-import { LockError, ProviderClosedError, type SemaphoreState } from "@distlock/core";
-import type { DriverAcquireResult, DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import { LockError, LockErrorCode, ProviderClosedError, type SemaphoreState } from "@distlock/core";
+import {
+  type DriverAcquireResult,
+  type DriverGranted,
+  type DriverPermitRequest,
+  type DriverRenewal,
+  type DriverWait,
+  Latch,
+  type SemaphoreDriver,
+} from "@distlock/core/driver";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import type { BackgroundTasks } from "../background-tasks.js";
 import type { ResolvedEtcdLockOptions } from "../etcd-lock-provider-options.js";
@@ -45,6 +53,7 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
   readonly #renewer: HoldRenewer;
   readonly #waiter: PermitWaiter;
   readonly #closing = new AbortController();
+  readonly #closed = new Latch("stays-open");
   readonly #waits = new Set<Promise<DriverGranted>>();
 
   constructor(context: EtcdSemaphoreContext) {
@@ -66,8 +75,11 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
     try {
       return await waiting;
     } catch (error) {
-      if (wait.signal.aborted) throw wait.signal.reason;
-      throw this.#context.failure("acquire", error);
+      if (!wait.signal.aborted) throw this.#context.failure("acquire", error);
+      // Ended by the provider's close: rejecting only once the driver closed lets a caller that awaits close() first
+      // still be there to hear it.
+      if (LockError.is(wait.signal.reason, LockErrorCode.ProviderClosed)) await this.#closed.wait(this.#context.settings.requestTimeoutMs);
+      throw wait.signal.reason;
     } finally {
       this.#waits.delete(waiting);
     }
@@ -96,6 +108,11 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
     this.#closing.abort(new ProviderClosedError("etcd"));
     await Promise.allSettled([...this.#waits]);
     return this.#holds.close();
+  }
+
+  /** Called once the driver closed its connections: the waits that the close ended reject now. */
+  closed(): void {
+    this.#closed.open();
   }
 
   async #tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult> {
