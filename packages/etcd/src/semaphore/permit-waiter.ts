@@ -40,15 +40,12 @@ export class PermitWaiter {
    * back). An abort takes the key out of the line before the promise rejects.
    */
   async wait(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted | undefined> {
-    const { client, settings, slots } = this.#context;
+    const { settings } = this.#context;
     const entry = permitEntry(settings.prefix, request);
-    const slot = await slots.unnamed(request.ttlMs);
+    const { slot, watch } = await this.#prepare(request, entry);
     if (!slot.session) slot.lease.startKeepingAlive();
-    let watch: LineWatch | undefined;
     let granted = false;
     try {
-      // Open before joining, so no deletion after the join is missed.
-      watch = await LineWatch.open(client, entry.line, settings.requestTimeoutMs);
       let line = await this.#join(request, entry, slot, signal);
       const joinedAt = line && findEntry(line, entry.member)?.createRevision;
       for (;;) {
@@ -64,10 +61,20 @@ export class PermitWaiter {
         line = await this.#reread(watch, entry.line, signal);
       }
     } finally {
-      watch?.close();
+      watch.close();
       if (!slot.session) slot.lease.stopKeepingAlive();
       if (!granted) await this.#abandon(entry, slot);
     }
+  }
+
+  /** The key's lease and the watch on its line, asked for together; the watch is open before the key joins, so no deletion after the join is missed. */
+  async #prepare(request: DriverPermitRequest, entry: PermitEntry): Promise<{ slot: LeaseSlot; watch: LineWatch }> {
+    const { client, settings, slots } = this.#context;
+    const [slot, watch] = await Promise.allSettled([slots.unnamed(request.ttlMs), LineWatch.open(client, entry.line, settings.requestTimeoutMs)]);
+    if (slot.status === "fulfilled" && watch.status === "fulfilled") return { slot: slot.value, watch: watch.value };
+    if (slot.status === "fulfilled") slots.free(slot.value, request);
+    if (watch.status === "fulfilled") watch.value.close();
+    throw slot.status === "rejected" ? slot.reason : (watch as PromiseRejectedResult).reason;
   }
 
   async #join(request: DriverPermitRequest, entry: PermitEntry, slot: LeaseSlot, signal: AbortSignal): Promise<PermitLine | undefined> {
