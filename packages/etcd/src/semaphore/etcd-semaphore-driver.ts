@@ -124,7 +124,10 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
       let slot: LeaseSlot | undefined;
       let kept = false;
       try {
-        const leaseId = async () => (slot ??= await slots.unnamed(request.ttlMs)).lease.id;
+        const leaseId = async () => {
+          slot ??= await slots.unnamed(request.ttlMs);
+          return slot.lease.id;
+        };
         const line = await joinLine(this.#line, request, entry, { admits: (current) => fitsNow(current, request), attempts: TRY_ATTEMPTS, leaseId, seen });
         // Only core's polling fallback reads retryAfterMs, and this driver waits natively.
         if (line === undefined || slot === undefined) return { acquired: false, retryAfterMs: settings.recheckIntervalMs };
