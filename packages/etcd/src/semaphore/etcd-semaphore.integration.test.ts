@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode, type Permit } from "@distlock/core";
 import { monotonicNow } from "@distlock/core/driver";
-import { startEtcd } from "@distlock/test-servers";
-import { Etcd3, type IKeyValue } from "etcd3";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { IKeyValue } from "etcd3";
+import { afterEach, describe, expect, it } from "vitest";
+import { startEtcdWithClient } from "../../test/etcd-with-client.js";
 import { untilKeysUnder, untilQueueLength } from "../../test/queue-length.js";
 import { EtcdLockProvider } from "../etcd-lock-provider.js";
 import type { EtcdLockProviderOptions } from "../etcd-lock-provider-options.js";
@@ -12,12 +12,7 @@ import { linePrefix } from "./semaphore-keys.js";
 
 const SESSION_TTL_MS = 3000;
 
-const server = await startEtcd();
-const raw = new Etcd3({ hosts: [...server.endpoints] });
-afterAll(async () => {
-  raw.close();
-  await server.close();
-});
+const { server, raw } = await startEtcdWithClient();
 
 const semaphoreName = (label: string) => `semaphore:${label}:${randomUUID()}`;
 /** The line of `name` as a string prefix for etcd3's builders (`\0` is one byte in UTF-8). */
