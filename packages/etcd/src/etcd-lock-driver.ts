@@ -20,6 +20,7 @@ import { LeaseSlotAllocator } from "./lease-slot-allocator.js";
 import { decodeMemberValue, encodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
 import { LockKeyspace } from "./lock-keyspace.js";
 import { QueueWaiter } from "./queue-waiter.js";
+import { EtcdSemaphoreDriver } from "./semaphore/etcd-semaphore-driver.js";
 import { SessionLease } from "./session-lease.js";
 import { toBackendError } from "./to-backend-error.js";
 
@@ -27,6 +28,7 @@ import { toBackendError } from "./to-backend-error.js";
  * etcd's `concurrency.Mutex` as a distlock driver: member keys `<prefix>/<key>/<leaseHex>`, holder =
  * lowest create revision, waiters watch their immediate predecessor, fencing token = create revision.
  * Holds whose TTL equals the session TTL share one session lease; other TTLs get a lease each.
+ * Counting semaphores (`semaphores`) run on the same client and leases.
  */
 export class EtcdLockDriver implements LockDriver {
   readonly backend = "etcd";
@@ -41,6 +43,7 @@ export class EtcdLockDriver implements LockDriver {
   readonly #slots: LeaseSlotAllocator;
   readonly #renewer: HoldRenewer;
   readonly #queue: QueueWaiter;
+  readonly semaphores: EtcdSemaphoreDriver;
   #closed: Promise<void> | undefined;
 
   constructor(settings: ResolvedEtcdLockOptions) {
@@ -52,8 +55,7 @@ export class EtcdLockDriver implements LockDriver {
       minTtlMs: Math.ceil(settings.minTtlMs / 1000) * 1000,
       ttlGranularityMs: 1000,
       listing: true,
-      // Not yet built on etcd (see the README).
-      semaphore: false,
+      semaphore: true,
     });
     const client = settings.client ?? createEtcdClient(settings);
     this.#client = client;
@@ -69,6 +71,16 @@ export class EtcdLockDriver implements LockDriver {
     this.#slots = slots;
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds, background });
     this.#queue = new QueueWaiter({ client, settings, keyspace, session, slots, holds });
+    this.semaphores = new EtcdSemaphoreDriver({
+      client,
+      settings,
+      keyspace,
+      session,
+      slots,
+      background,
+      run: (operation, call) => this.#run(operation, call),
+      failure: (operation, error) => this.#failure(operation, error),
+    });
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
@@ -199,7 +211,7 @@ export class EtcdLockDriver implements LockDriver {
   /** The public view of `key` held by member `holder`, with `members` member keys (holder and waiters) under it. */
   async #stateOf(key: string, holder: IKeyValue, members: number): Promise<LockState> {
     const value = decodeMemberValue(holder.value);
-    const ttlRemainingMs = holder.lease === "0" ? Number.POSITIVE_INFINITY : Math.max(0, await this.#keyspace.leaseTtlSeconds(holder.lease)) * 1000;
+    const ttlRemainingMs = await this.#keyspace.leaseRemainingMs(holder.lease);
     const foreign = `etcd-client:${holder.key.toString("utf8").slice(`${this.#settings.prefix}/${key}/`.length)}`;
     return {
       key,
@@ -235,9 +247,13 @@ export class EtcdLockDriver implements LockDriver {
   }
 
   async #shutdown(): Promise<void> {
-    const records = this.#holds.close();
-    await Promise.allSettled([this.#session.close(), ...records.filter((r) => r.ownsLease).map((r) => r.lease.revoke())]);
-    await this.#background.settled();
-    if (this.#ownsClient) this.#client.close();
+    try {
+      const records = [...this.#holds.close(), ...(await this.semaphores.close())];
+      await Promise.allSettled([this.#session.close(), ...records.filter((r) => r.ownsLease).map((r) => r.lease.revoke())]);
+      await this.#background.settled();
+      if (this.#ownsClient) this.#client.close();
+    } finally {
+      this.semaphores.closed();
+    }
   }
 }

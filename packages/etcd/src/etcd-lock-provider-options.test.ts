@@ -48,7 +48,7 @@ describe("etcd provider options", () => {
       minTtlMs: 2000,
       ttlGranularityMs: 1000,
       listing: true,
-      semaphore: false,
+      semaphore: true,
     });
     await provider.close();
   });

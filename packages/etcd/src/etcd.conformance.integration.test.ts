@@ -1,46 +1,11 @@
 import { describeLockProvider } from "@distlock/conformance";
-import { startEtcd, startEtcdCluster } from "@distlock/test-servers";
+import { startEtcd } from "@distlock/test-servers";
 import { afterAll } from "vitest";
-import { EtcdLockProvider } from "./etcd-lock-provider.js";
-import { DEFAULT_ETCD_LOCK_OPTIONS, type EtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import { etcdConformance } from "../test/etcd-conformance.js";
 
-/** Equal to the suite's ttlMs, so its short holds share the session lease and its longer ones get leases of their own. */
-const SESSION_TTL_MS = 2000;
-
-/** The provider every test of a suite uses, on `hosts`, with `options` on top (the config area's bad ones). */
-function provider(hosts: readonly string[], options: EtcdLockProviderOptions = {}): EtcdLockProvider {
-  return new EtcdLockProvider({ hosts, sessionTtlMs: SESSION_TTL_MS, ...options });
-}
-
+// The 3-member cluster runs the same suite in etcd-cluster.conformance.integration.test.ts, a file of its own so that
+// the two can run side by side.
 const single = await startEtcd();
-const cluster = await startEtcdCluster(3);
-afterAll(() => Promise.all([single.close(), cluster.close()]));
+afterAll(() => single.close());
 
-describeLockProvider({
-  name: "etcd (single member)",
-  create: () => provider(single.endpoints),
-  capabilities: { fencing: true, fifo: true },
-  workerUrl: `${single.url}?sessionTtlMs=${SESSION_TTL_MS}`,
-  config: { construct: (options) => provider(single.endpoints, options), defaults: DEFAULT_ETCD_LOCK_OPTIONS },
-  faults: { pause: () => single.pause(), resume: () => single.resume() },
-  ttlMs: 2000,
-  marginMs: 1500,
-});
-
-describeLockProvider({
-  name: "etcd (3-member cluster)",
-  create: () => provider(cluster.endpoints),
-  capabilities: { fencing: true, fifo: true },
-  workerUrl: `${cluster.url}?sessionTtlMs=${SESSION_TTL_MS}`,
-  config: { construct: (options) => provider(cluster.endpoints, options), defaults: DEFAULT_ETCD_LOCK_OPTIONS },
-  faults: {
-    pause: () => {
-      for (const member of cluster.members) member.pause();
-    },
-    resume: () => {
-      for (const member of cluster.members) member.resume();
-    },
-  },
-  ttlMs: 2000,
-  marginMs: 1500,
-});
+describeLockProvider(etcdConformance("etcd (single member)", single, { pause: () => single.pause(), resume: () => single.resume() }));

@@ -1,18 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { monotonicNow } from "@distlock/core/driver";
-import { startEtcd } from "@distlock/test-servers";
-import { Etcd3 } from "etcd3";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { startEtcdWithClient } from "../test/etcd-with-client.js";
 import { type EtcdctlLock, spawnEtcdctlLock } from "../test/etcdctl-lock.js";
 import { untilQueueLength } from "../test/queue-length.js";
 import { EtcdLockProvider } from "./etcd-lock-provider.js";
 
-const server = await startEtcd();
-const raw = new Etcd3({ hosts: [...server.endpoints] });
-afterAll(async () => {
-  raw.close();
-  await server.close();
-});
+const { server, raw } = await startEtcdWithClient();
 
 describe("interop with etcdctl lock (Go's concurrency.Mutex)", () => {
   const providers: EtcdLockProvider[] = [];

@@ -50,7 +50,7 @@ export class HoldRegistry {
       value,
       lease: slot.lease,
       ownsLease: !slot.session,
-      sessionClaim: slot.session,
+      sessionClaim: slot.claimed,
       onSession: slot.session,
       expiresAt: Number.NEGATIVE_INFINITY,
       sweep: undefined,

@@ -9,6 +9,8 @@ import type { SessionLease } from "./session-lease.js";
 export interface LeaseSlot {
   readonly lease: LeaseKeeper;
   readonly session: boolean;
+  /** The key is named after this owner's claimed slot on the session lease, given back with the hold. */
+  readonly claimed: boolean;
   readonly slot: number;
 }
 
@@ -29,22 +31,29 @@ export class LeaseSlotAllocator {
   }
 
   async allocate(request: DriverAcquireRequest): Promise<LeaseSlot> {
-    if (request.ttlMs !== this.#session.ttlMs) return { lease: await LeaseKeeper.grant(this.#client, request.ttlMs, this.#settings), session: false, slot: 0 };
+    if (request.ttlMs !== this.#session.ttlMs) return this.#ownLease(request.ttlMs);
     const slot = this.#session.claim(request.key, request.ownerSecret);
     try {
-      return { lease: await this.#session.lease(), session: true, slot };
+      return { lease: await this.#session.lease(), session: true, claimed: true, slot };
     } catch (error) {
       this.#session.unclaim(request.key, request.ownerSecret);
       throw error;
     }
   }
 
+  /** The lease of a key whose name does not come from its lease (a permit's): the session lease for the session TTL, else a lease of its own. */
+  async unnamed(ttlMs: number): Promise<LeaseSlot> {
+    if (ttlMs !== this.#session.ttlMs) return this.#ownLease(ttlMs);
+    return { lease: await this.#session.lease(), session: true, claimed: false, slot: 0 };
+  }
+
   /** Gives back a slot that did not become a hold: the session claim (unless a hold of this owner uses it), or the lease of its own. */
   free(slot: LeaseSlot, request: DriverAcquireRequest): void {
-    if (slot.session) {
-      if (this.#holds.find(request.key, request.ownerSecret)?.sessionClaim !== true) this.#session.unclaim(request.key, request.ownerSecret);
-    } else {
-      this.#background.track(slot.lease.revoke());
-    }
+    if (!slot.session) this.#background.track(slot.lease.revoke());
+    else if (slot.claimed && this.#holds.find(request.key, request.ownerSecret)?.sessionClaim !== true) this.#session.unclaim(request.key, request.ownerSecret);
+  }
+
+  async #ownLease(ttlMs: number): Promise<LeaseSlot> {
+    return { lease: await LeaseKeeper.grant(this.#client, ttlMs, this.#settings), session: false, claimed: false, slot: 0 };
   }
 }

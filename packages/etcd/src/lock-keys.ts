@@ -6,8 +6,18 @@ export interface MemberValue {
   readonly owner: string;
   /** Public label of the holder. */
   readonly holder: string;
-  /** Reentrancy depth. */
+  /** Reentrancy depth of a lock hold; permits taken by a semaphore grant. */
   readonly count: number;
+  /** Only on a semaphore's member keys: the permit count the semaphore is in use with. */
+  readonly permits?: number;
+}
+
+/**
+ * `<prefix>/\0`: no lock key starts with a control character, so no lock's `<prefix>/<key>/` reaches the keys under it;
+ * the semaphores live there.
+ */
+export function reservedPrefix(prefix: string): Buffer {
+  return Buffer.from(`${prefix}/\u0000`);
 }
 
 /** `<prefix>/<key>/`: every contender of `key` puts one member key below it, exactly as Go's `concurrency.NewMutex(session, "<prefix>/<key>")`. */
@@ -51,10 +61,15 @@ export function decodeMemberValue(bytes: Buffer | undefined): MemberValue | unde
   if (bytes === undefined || bytes.length === 0) return undefined;
   try {
     const parsed = JSON.parse(bytes.toString("utf8")) as Partial<MemberValue>;
-    if (typeof parsed.owner !== "string" || typeof parsed.holder !== "string" || !Number.isInteger(parsed.count) || (parsed.count as number) < 1)
-      return undefined;
-    return { owner: parsed.owner, holder: parsed.holder, count: parsed.count as number };
+    const { owner, holder, count, permits } = parsed;
+    if (typeof owner !== "string" || typeof holder !== "string" || !isPositiveInteger(count)) return undefined;
+    if (permits === undefined) return { owner, holder, count };
+    return isPositiveInteger(permits) ? { owner, holder, count, permits } : undefined;
   } catch {
     return undefined;
   }
+}
+
+function isPositiveInteger(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 1;
 }

@@ -1,5 +1,5 @@
 import { CompareResult, CompareTarget, type Etcd3, type IKeyValue, type IRangeRequest, type IRequestOp, type ITxnResponse, SortOrder, SortTarget } from "etcd3";
-import { lockPrefix, memberKey, prefixRangeEnd } from "./lock-keys.js";
+import { lockPrefix, memberKey, prefixRangeEnd, reservedPrefix } from "./lock-keys.js";
 import { perAttemptDeadline } from "./per-attempt-deadline.js";
 
 /** How a put-if-absent on the whole lock prefix ended. */
@@ -97,10 +97,14 @@ export class LockKeyspace {
     return { holder: response.kvs[0], members: Number(response.count) };
   }
 
-  /** Every member key of every lock whose key starts with `keyPrefix`, read at one revision (etcd matches bytes, never patterns). */
+  /**
+   * Every member key of every lock whose key starts with `keyPrefix`, read at one revision (etcd matches bytes, never
+   * patterns). The reserved keys under `<prefix>/\0` (semaphores) sort first and are left out.
+   */
   async membersUnder(keyPrefix: string): Promise<IKeyValue[]> {
     const start = Buffer.from(`${this.#prefix}/${keyPrefix}`);
-    const response = await this.#client.kv.range({ key: start, range_end: prefixRangeEnd(start) }, this.#callOptions);
+    const first = keyPrefix === "" ? prefixRangeEnd(reservedPrefix(this.#prefix)) : start;
+    const response = await this.#client.kv.range({ key: first, range_end: prefixRangeEnd(start) }, this.#callOptions);
     return response.kvs;
   }
 
@@ -139,10 +143,11 @@ export class LockKeyspace {
     return response.succeeded;
   }
 
-  /** Seconds left on a lease as etcd reports them (-1: expired or unknown). */
-  async leaseTtlSeconds(leaseId: string): Promise<number> {
+  /** Milliseconds left on a lease, in the whole seconds etcd reports (0 once expired); a key without a lease (`"0"`) never expires. */
+  async leaseRemainingMs(leaseId: string): Promise<number> {
+    if (leaseId === "0") return Number.POSITIVE_INFINITY;
     const response = await this.#client.leaseClient.leaseTimeToLive({ ID: leaseId }, this.#callOptions);
-    return Number(response.TTL);
+    return Math.max(0, Number(response.TTL)) * 1000;
   }
 
   async #ifUnchanged(member: Buffer, modRevision: string, op: IRequestOp) {

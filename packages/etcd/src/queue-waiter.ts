@@ -20,7 +20,7 @@ export interface QueueWaiterContext {
 }
 
 /** Pause before a waiter retries after etcd failed to answer. */
-const WAIT_RETRY_MS = 200;
+export const WAIT_RETRY_MS = 200;
 
 /** Go's `Mutex.Lock`: put my member key, then wait for each predecessor's deletion until none is left. */
 export class QueueWaiter {

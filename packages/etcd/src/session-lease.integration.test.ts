@@ -1,20 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode, runAsLockOwner } from "@distlock/core";
 import { monotonicNow } from "@distlock/core/driver";
-import { startEtcd } from "@distlock/test-servers";
-import { Etcd3 } from "etcd3";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { startEtcdWithClient } from "../test/etcd-with-client.js";
 import { untilQueueLength } from "../test/queue-length.js";
 import { EtcdLockProvider } from "./etcd-lock-provider.js";
 
 const SESSION_TTL_MS = 3000;
 
-const server = await startEtcd();
-const raw = new Etcd3({ hosts: [...server.endpoints] });
-afterAll(async () => {
-  raw.close();
-  await server.close();
-});
+const { server, raw } = await startEtcdWithClient();
 
 function aborted(signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
