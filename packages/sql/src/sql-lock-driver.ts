@@ -16,6 +16,7 @@ import { releaseChannel, waiterTag } from "./postgres/postgres-lock-functions.js
 import type { SqlDialectName } from "./sql-dialect-name.js";
 import { dialectStatements } from "./statements/dialect-statements.js";
 import type { LockStatements } from "./statements/lock-statements.js";
+import { InFlight } from "./waiting/in-flight.js";
 import { type LineOperations, waitInLine } from "./waiting/wait-in-line.js";
 
 /** Shortest lease accepted: a few statement round trips plus a renewal must fit well inside it. */
@@ -42,8 +43,12 @@ export class SqlLockDriver implements LockDriver {
   readonly #statements: LockStatements;
   readonly #listener: PgReleaseListener | undefined;
   readonly #purgeTimer: NodeJS.Timeout | undefined;
+  /** Lock and permit waits in progress. */
+  readonly #waits: InFlight;
   #migrated: Promise<void> | undefined;
   #closed: Promise<void> | undefined;
+  /** Settles once the waits in progress at `close()` have ended. */
+  #waitsLeft: Promise<void> | undefined;
 
   constructor(connection: SqlConnection, options: ResolvedSqlLockOptions) {
     this.backend = options.source.dialect;
@@ -52,6 +57,7 @@ export class SqlLockDriver implements LockDriver {
     this.#clientLoaded = connection.ready();
     this.#clientLoaded.catch(() => undefined);
     this.#options = options;
+    this.#waits = new InFlight(options.queryTimeoutMs);
     this.#statements = dialectStatements(this.backend, options.table);
     if (connection.openListenClient !== undefined) {
       this.#listener = new PgReleaseListener(connection.openListenClient, releaseChannel(options.table));
@@ -65,8 +71,9 @@ export class SqlLockDriver implements LockDriver {
       ahead: ({ key, ownerSecret }) => this.#run("acquire", () => queue.ahead(db(), key, ownerSecret)),
       leave: ({ key, ownerSecret }) => this.#run("acquire", () => queue.leave(db(), key, ownerSecret)),
       release: ({ key, ownerSecret }) => this.release(key, ownerSecret),
+      cleanupTurn: (signal) => this.#waits.cleanupTurn(signal),
     };
-    this.acquire = (request, wait) => waitInLine(line, request, wait.signal);
+    this.acquire = (request, wait) => this.#waits.track(waitInLine(line, request, wait.signal));
     if (options.purgeIntervalMs > 0) {
       this.#purgeTimer = setInterval(() => void this.purgeIdle().catch(() => undefined), options.purgeIntervalMs);
       this.#purgeTimer.unref();
@@ -114,17 +121,23 @@ export class SqlLockDriver implements LockDriver {
   }
 
   /**
-   * Stops the purge timer and starts closing the connections the driver created. It resolves without waiting
-   * for the sockets: ending a pg/mysql2 pool waits for the server's goodbye, which never comes from a stalled
-   * server, and close() must not hang.
+   * Stops the purge timer, lets the waits the provider aborted leave their lines (bounded by `queryTimeoutMs`), so
+   * that close resolves after they rejected and nothing of theirs is left queued, then starts closing the connections
+   * the driver created. It resolves without waiting for the sockets: ending a pg/mysql2 pool waits for the server's
+   * goodbye, which never comes from a stalled server, and close() must not hang.
    */
   close(): Promise<void> {
     clearInterval(this.#purgeTimer);
-    this.#closed ??= (async () => {
-      await this.#listener?.close();
-      await this.#connection.close();
-    })().catch(() => undefined);
-    return Promise.resolve();
+    if (this.#waitsLeft === undefined) {
+      this.#waitsLeft = this.#waits.close();
+      this.#closed = this.#waitsLeft
+        .then(async () => {
+          await this.#listener?.close();
+          await this.#connection.close();
+        })
+        .catch(() => undefined);
+    }
+    return this.#waitsLeft;
   }
 
   async #run<T>(operation: string, statement: () => Promise<T>, forceMigration = false): Promise<T> {
