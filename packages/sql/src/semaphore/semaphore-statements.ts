@@ -54,7 +54,7 @@ export class SemaphoreStatements {
       union all
       select 2, ${text(sql`w.waiter_secret`)}, ${none}, w.permit_count, ${none}, w.ticket, w.expires_at
       from ${this.#waiter} w where w.name = ${name}`.execute(db);
-    return SemaphoreView.fromRows(rows);
+    return new SemaphoreView(rows);
   }
 
   /** Deletes the rows `view` found lapsed, one by one. */

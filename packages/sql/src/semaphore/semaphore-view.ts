@@ -30,17 +30,6 @@ export interface LinePlace {
   readonly expiresAt: number;
 }
 
-/** What `SemaphoreView` is built from. */
-interface ViewParts {
-  readonly now: number;
-  readonly storedPermits: number | undefined;
-  readonly lastToken: bigint;
-  readonly holders: readonly PermitGrant[];
-  readonly waiters: readonly LinePlace[];
-  readonly lapsed: readonly (PermitGrant | LinePlace)[];
-  readonly lastTicket: number;
-}
-
 /**
  * One semaphore as read at one instant of the database's clock: its live grants (soonest-expiring first), its live
  * places in line (in line order) and the rows that have lapsed. Every decision of the SQL semaphores is taken here,
@@ -60,17 +49,7 @@ export class SemaphoreView {
   /** The highest ticket in the line, lapsed places included. */
   readonly #lastTicket: number;
 
-  constructor(parts: ViewParts) {
-    this.now = parts.now;
-    this.storedPermits = parts.storedPermits;
-    this.lastToken = parts.lastToken;
-    this.holders = parts.holders;
-    this.waiters = parts.waiters;
-    this.lapsed = parts.lapsed;
-    this.#lastTicket = parts.lastTicket;
-  }
-
-  static fromRows(rows: readonly SemaphoreRow[]): SemaphoreView {
+  constructor(rows: readonly SemaphoreRow[]) {
     const own = rows.find((row) => Number(row.kind) === 0);
     const now = Number(own?.expires_at ?? 0);
     const holders: PermitGrant[] = [];
@@ -90,10 +69,13 @@ export class SemaphoreView {
         (expiresAt > now ? waiters : lapsed).push(place);
       }
     }
-    holders.sort((a, b) => a.expiresAt - b.expiresAt);
-    waiters.sort(inLineOrder);
-    const storedPermits = own?.permit_count === null || own?.permit_count === undefined ? undefined : Number(own.permit_count);
-    return new SemaphoreView({ now, storedPermits, lastToken: BigInt(own?.fencing_token ?? 0), holders, waiters, lapsed, lastTicket });
+    this.now = now;
+    this.storedPermits = own?.permit_count === null || own?.permit_count === undefined ? undefined : Number(own.permit_count);
+    this.lastToken = BigInt(own?.fencing_token ?? 0);
+    this.holders = holders.sort((a, b) => a.expiresAt - b.expiresAt);
+    this.waiters = waiters.sort(inLineOrder);
+    this.lapsed = lapsed;
+    this.#lastTicket = lastTicket;
   }
 
   /** Permits held right now. */
@@ -138,12 +120,16 @@ export class SemaphoreView {
     return this.inUse + ahead.reduce((sum, place) => sum + place.count, 0) + count <= permits;
   }
 
-  /** The places whose turn it is: from the head of the line, each that fits after the grants and the places before it. */
-  turn(): LinePlace[] {
+  /**
+   * The places whose turn it is: from the head of the line, each that fits after the grants and the places before it.
+   * `gone`: a secret whose grant or place the change being made removes (it is left out).
+   */
+  turn(gone?: string): LinePlace[] {
     const permits = this.storedPermits ?? 0;
-    let taken = this.inUse;
+    let taken = this.holders.reduce((sum, grant) => sum + (grant.secret === gone ? 0 : grant.count), 0);
     const due: LinePlace[] = [];
     for (const place of this.waiters) {
+      if (place.secret === gone) continue;
       taken += place.count;
       if (taken > permits) break;
       due.push(place);
@@ -155,19 +141,6 @@ export class SemaphoreView {
   retryAfterMs(): number {
     const soonest = this.holders[0];
     return soonest === undefined ? 1 : Math.max(1, soonest.expiresAt - this.now);
-  }
-
-  /** This view with `secret`'s grant and place gone and the lapsed rows deleted, as the change that removes them leaves it. */
-  without(secret: string): SemaphoreView {
-    return new SemaphoreView({
-      now: this.now,
-      storedPermits: this.storedPermits,
-      lastToken: this.lastToken,
-      holders: this.holders.filter((grant) => grant.secret !== secret),
-      waiters: this.waiters.filter((place) => place.secret !== secret),
-      lapsed: [],
-      lastTicket: this.#lastTicket,
-    });
   }
 
   /** The public view of semaphore `name`, or null when nobody holds or waits. */

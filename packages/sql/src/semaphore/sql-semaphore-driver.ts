@@ -83,7 +83,7 @@ export class SqlSemaphoreDriver implements SemaphoreDriver {
         const held = view.holds(ownerSecret);
         await this.#statements.deleteLapsed(trx, name, view);
         if (held) await this.#statements.deleteGrant(trx, name, ownerSecret);
-        if (held || view.lapsed.length > 0) await this.#announce(trx, name, view.without(ownerSecret));
+        if (held || view.lapsed.length > 0) await this.#announce(trx, name, view, ownerSecret);
         return held;
       },
       { answer: false },
@@ -149,17 +149,17 @@ export class SqlSemaphoreDriver implements SemaphoreDriver {
         const placed = view.placeOf(secret) !== -1;
         await this.#statements.deleteLapsed(trx, name, view);
         if (placed) await this.#statements.deletePlace(trx, name, secret);
-        if (placed || view.lapsed.length > 0) await this.#announce(trx, name, view.without(secret));
+        if (placed || view.lapsed.length > 0) await this.#announce(trx, name, view, secret);
       },
       { answer: undefined },
     );
   }
 
-  /** PostgreSQL: wakes the waiters whose turn it is in `view` (the state the change leaves). */
-  async #announce(trx: AnyKysely, name: string, view: SemaphoreView): Promise<void> {
+  /** PostgreSQL: wakes the waiters whose turn it is once the change has removed `gone`'s grant or place (see `turn`). */
+  async #announce(trx: AnyKysely, name: string, view: SemaphoreView, gone?: string): Promise<void> {
     const { announce } = this.#access;
     if (announce === undefined) return;
-    for (const place of view.turn()) await announce(trx, name, place.secret);
+    for (const place of view.turn(gone)) await announce(trx, name, place.secret);
   }
 
   /** Runs `work` on the semaphore's view in one transaction that holds its row lock; see `WhenMissing`. */
