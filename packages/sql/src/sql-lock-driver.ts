@@ -11,17 +11,24 @@ import {
 import type { SqlConnection } from "./connect/sql-connection.js";
 import { runLockTableMigrations } from "./migrations/migrate-lock-table.js";
 import type { ResolvedSqlLockOptions } from "./options/sql-lock-provider-options.js";
+import { announceTurn } from "./postgres/announce-turn.js";
 import { PgReleaseListener } from "./postgres/pg-release-listener.js";
 import { releaseChannel, waiterTag } from "./postgres/postgres-lock-functions.js";
+import { SemaphoreStatements } from "./semaphore/semaphore-statements.js";
+import { SqlSemaphoreDriver } from "./semaphore/sql-semaphore-driver.js";
 import type { SqlDialectName } from "./sql-dialect-name.js";
-import { dialectStatements } from "./statements/dialect-statements.js";
+import { dialectFlavor, dialectStatements } from "./statements/dialect-statements.js";
 import type { LockStatements } from "./statements/lock-statements.js";
-import { type LineOperations, waitInLine } from "./waiting/wait-in-line.js";
+import { InFlight } from "./waiting/in-flight.js";
+import { type LineOperations, WAITER_CLAIM_MS, waitInLine } from "./waiting/wait-in-line.js";
 
 /** Shortest lease accepted: a few statement round trips plus a renewal must fit well inside it. */
 const MIN_TTL_MS = 100;
 
-/** The SQL backend's driver: one statement per operation on the lock table, expiry on the database's clock. */
+/**
+ * The SQL backend's driver: one statement per operation on the lock table, expiry on the database's clock; counting
+ * semaphores on the tables next to it, one transaction per change.
+ */
 export class SqlLockDriver implements LockDriver {
   readonly backend: SqlDialectName;
   /** Waiters keep a place in a server-side line, so every dialect grants in the order waiters joined it. */
@@ -32,9 +39,10 @@ export class SqlLockDriver implements LockDriver {
     minTtlMs: MIN_TTL_MS,
     ttlGranularityMs: 1,
     listing: true,
-    semaphore: false,
+    semaphore: true,
   });
   readonly acquire: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
+  readonly semaphores: SqlSemaphoreDriver;
   readonly #connection: SqlConnection;
   /** Settles once the client library the connection needs is loaded (see `ready`). */
   readonly #clientLoaded: Promise<void>;
@@ -42,8 +50,12 @@ export class SqlLockDriver implements LockDriver {
   readonly #statements: LockStatements;
   readonly #listener: PgReleaseListener | undefined;
   readonly #purgeTimer: NodeJS.Timeout | undefined;
+  /** Lock and permit waits in progress. */
+  readonly #waits: InFlight;
   #migrated: Promise<void> | undefined;
   #closed: Promise<void> | undefined;
+  /** Settles once the waits in progress at `close()` have ended. */
+  #waitsLeft: Promise<void> | undefined;
 
   constructor(connection: SqlConnection, options: ResolvedSqlLockOptions) {
     this.backend = options.source.dialect;
@@ -52,6 +64,7 @@ export class SqlLockDriver implements LockDriver {
     this.#clientLoaded = connection.ready();
     this.#clientLoaded.catch(() => undefined);
     this.#options = options;
+    this.#waits = new InFlight(options.queryTimeoutMs);
     this.#statements = dialectStatements(this.backend, options.table);
     if (connection.openListenClient !== undefined) {
       this.#listener = new PgReleaseListener(connection.openListenClient, releaseChannel(options.table));
@@ -65,8 +78,18 @@ export class SqlLockDriver implements LockDriver {
       ahead: ({ key, ownerSecret }) => this.#run("acquire", () => queue.ahead(db(), key, ownerSecret)),
       leave: ({ key, ownerSecret }) => this.#run("acquire", () => queue.leave(db(), key, ownerSecret)),
       release: ({ key, ownerSecret }) => this.release(key, ownerSecret),
+      cleanupTurn: (signal) => this.#waits.cleanupTurn(signal),
     };
-    this.acquire = (request, wait) => waitInLine(line, request, wait.signal);
+    this.acquire = (request, wait) => this.#waits.track(waitInLine(line, request, wait.signal));
+    const flavor = dialectFlavor(this.backend);
+    this.semaphores = new SqlSemaphoreDriver(new SemaphoreStatements(options.table, flavor, WAITER_CLAIM_MS), {
+      db: connection.db,
+      flavor,
+      run: (operation, statements) => this.#run(operation, statements),
+      listener,
+      waits: this.#waits,
+      announce: this.backend === "postgres" ? (trx, name, secret) => announceTurn(trx, options.table, name, secret) : undefined,
+    });
     if (options.purgeIntervalMs > 0) {
       this.#purgeTimer = setInterval(() => void this.purgeIdle().catch(() => undefined), options.purgeIntervalMs);
       this.#purgeTimer.unref();
@@ -98,9 +121,14 @@ export class SqlLockDriver implements LockDriver {
     return this.#run("forceRelease", () => this.#statements.forceRelease(this.#connection.db, key));
   }
 
-  /** Deletes rows free or expired for longer than `idleMs`; never a live hold, never lowering a fencing counter. */
-  purgeIdle(idleMs = this.#options.purgeIdleAfterMs): Promise<number> {
-    return this.#run("purge", () => this.#statements.purgeIdle(this.#connection.db, idleMs));
+  /**
+   * Deletes lock rows free or expired for longer than `idleMs` (never a live hold, never lowering a fencing counter),
+   * and semaphore grants and places lapsed that long; resolves with the number of lock rows.
+   */
+  async purgeIdle(idleMs = this.#options.purgeIdleAfterMs): Promise<number> {
+    const purged = await this.#run("purge", () => this.#statements.purgeIdle(this.#connection.db, idleMs));
+    await this.semaphores.purgeLapsed(idleMs);
+    return purged;
   }
 
   /** Resolves once the client library a `url` needs is loaded, contacting nothing; rejects with `InvalidConfigError` if it is not installed. */
@@ -114,17 +142,23 @@ export class SqlLockDriver implements LockDriver {
   }
 
   /**
-   * Stops the purge timer and starts closing the connections the driver created. It resolves without waiting
-   * for the sockets: ending a pg/mysql2 pool waits for the server's goodbye, which never comes from a stalled
-   * server, and close() must not hang.
+   * Stops the purge timer, lets the waits the provider aborted leave their lines (bounded by `queryTimeoutMs`), so
+   * that close resolves after they rejected and nothing of theirs is left queued, then starts closing the connections
+   * the driver created. It resolves without waiting for the sockets: ending a pg/mysql2 pool waits for the server's
+   * goodbye, which never comes from a stalled server, and close() must not hang.
    */
   close(): Promise<void> {
     clearInterval(this.#purgeTimer);
-    this.#closed ??= (async () => {
-      await this.#listener?.close();
-      await this.#connection.close();
-    })().catch(() => undefined);
-    return Promise.resolve();
+    if (this.#waitsLeft === undefined) {
+      this.#waitsLeft = this.#waits.close();
+      this.#closed = this.#waitsLeft
+        .then(async () => {
+          await this.#listener?.close();
+          await this.#connection.close();
+        })
+        .catch(() => undefined);
+    }
+    return this.#waitsLeft;
   }
 
   async #run<T>(operation: string, statement: () => Promise<T>, forceMigration = false): Promise<T> {

@@ -72,15 +72,21 @@ describe("the SQLite lock table", () => {
       "locks_a",
       "locks_a_migration",
       "locks_a_migration_lock",
+      "locks_a_sem",
+      "locks_a_sem_holder",
+      "locks_a_sem_waiter",
       "locks_a_waiter",
       "locks_b",
       "locks_b_migration",
       "locks_b_migration_lock",
+      "locks_b_sem",
+      "locks_b_sem_holder",
+      "locks_b_sem_waiter",
       "locks_b_waiter",
     ]);
   });
 
-  it("a table made by the first migration is upgraded with the waiter table, keeping its holds and counters", async () => {
+  it("a table made by the first migration is upgraded with the waiter and semaphore tables, keeping its holds and counters", async () => {
     const database = new BetterSqlite3(join(dir, "upgrade.sqlite"));
     const db = new Kysely({ dialect: new SqliteDialect({ database }) });
     const migrator = new Migrator({
@@ -103,6 +109,9 @@ describe("the SQLite lock table", () => {
     await expect.poll(async () => (await locks.inspect("old"))?.waiters).toBe(1);
     await holder.release();
     expect((await waiting).fencingToken).toBe(43n);
+    const permit = await locks.semaphore("old", { permits: 2 }).acquire({ count: 2 });
+    expect(permit.fencingToken).toBe(1n);
+    await permit.release();
     const file = new BetterSqlite3(join(dir, "upgrade.sqlite"), { readonly: true });
     const applied = file.prepare("select name from distlock_locks_migration order by name").all() as { name: string }[];
     file.close();
@@ -110,6 +119,7 @@ describe("the SQLite lock table", () => {
       "0001_create_lock_table",
       "0002_create_waiter_table",
       "0003_create_postgres_functions",
+      "0004_sequential_waiter_tickets",
       LATEST_LOCK_TABLE_MIGRATION,
     ]);
   });

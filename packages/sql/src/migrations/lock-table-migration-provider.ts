@@ -1,5 +1,6 @@
 import { type Migration, type MigrationProvider, sql } from "kysely";
 import { createPostgresLockFunctions } from "../postgres/postgres-lock-functions.js";
+import { semaphoreTables } from "../semaphore/semaphore-tables.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";
 import { waiterTableName } from "../statements/waiter-queue.js";
@@ -25,9 +26,10 @@ const COLUMN_TYPES: Readonly<Record<SqlDialectName, ColumnTypes>> = Object.freez
 const CREATE_LOCK_TABLE = "0001_create_lock_table";
 const CREATE_WAITER_TABLE = "0002_create_waiter_table";
 const CREATE_POSTGRES_FUNCTIONS = "0003_create_postgres_functions";
+const SEQUENTIAL_WAITER_TICKETS = "0004_sequential_waiter_tickets";
 
 /** Name of the newest migration; a table that recorded it needs no migration run. */
-export const LATEST_LOCK_TABLE_MIGRATION = "0004_sequential_waiter_tickets";
+export const LATEST_LOCK_TABLE_MIGRATION = "0005_create_semaphore_tables";
 
 /** The lock table's migrations, in order; each table keeps its own migration history. */
 export class LockTableMigrationProvider implements MigrationProvider {
@@ -48,7 +50,8 @@ export class LockTableMigrationProvider implements MigrationProvider {
       // PostgreSQL only; recorded on every dialect so all tables share one history.
       [CREATE_POSTGRES_FUNCTIONS]: { up: (db) => this.#createPostgresFunctions(db) },
       // Replaces the functions of tables made before waiter tickets counted up instead of reading the clock.
-      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#createPostgresFunctions(db) },
+      [SEQUENTIAL_WAITER_TICKETS]: { up: (db) => this.#createPostgresFunctions(db) },
+      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#createSemaphoreTables(db) },
     };
   }
 
@@ -88,6 +91,44 @@ export class LockTableMigrationProvider implements MigrationProvider {
       .addColumn("ticket", sql.raw(types.bigint), (c) => c.notNull())
       .addColumn("expires_at", sql.raw(types.bigint), (c) => c.notNull())
       .addPrimaryKeyConstraint(`${waiterTableName(this.#table)}_pk`, ["lock_key", "waiter_secret"])
+      .execute();
+  }
+
+  /**
+   * The counting semaphores' tables (see `SemaphoreTables`). The semaphore's own row is updated by every grant, so on
+   * PostgreSQL it gets the lock table's fillfactor; grants and places are looked up by name and secret only.
+   */
+  async #createSemaphoreTables(db: AnyKysely): Promise<void> {
+    const types = this.#types;
+    const tables = semaphoreTables(this.#table);
+    await db.schema
+      .createTable(tables.semaphore)
+      .ifNotExists()
+      .addColumn("name", sql.raw(types.key), (c) => c.primaryKey())
+      .addColumn("permits", "integer", (c) => c.notNull())
+      .addColumn("fencing_token", sql.raw(types.bigint), (c) => c.notNull())
+      .modifyEnd(sql.raw(types.tableOptions))
+      .execute();
+    await db.schema
+      .createTable(tables.holder)
+      .ifNotExists()
+      .addColumn("name", sql.raw(types.key), (c) => c.notNull())
+      .addColumn("owner_secret", sql.raw(types.secret), (c) => c.notNull())
+      .addColumn("holder", sql.raw(types.holder), (c) => c.notNull())
+      .addColumn("permit_count", "integer", (c) => c.notNull())
+      .addColumn("fencing_token", sql.raw(types.bigint), (c) => c.notNull())
+      .addColumn("expires_at", sql.raw(types.bigint), (c) => c.notNull())
+      .addPrimaryKeyConstraint(`${tables.holder}_pk`, ["name", "owner_secret"])
+      .execute();
+    await db.schema
+      .createTable(tables.waiter)
+      .ifNotExists()
+      .addColumn("name", sql.raw(types.key), (c) => c.notNull())
+      .addColumn("waiter_secret", sql.raw(types.secret), (c) => c.notNull())
+      .addColumn("ticket", sql.raw(types.bigint), (c) => c.notNull())
+      .addColumn("permit_count", "integer", (c) => c.notNull())
+      .addColumn("expires_at", sql.raw(types.bigint), (c) => c.notNull())
+      .addPrimaryKeyConstraint(`${tables.waiter}_pk`, ["name", "waiter_secret"])
       .execute();
   }
 }

@@ -1,5 +1,6 @@
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import { WAITER_CLAIM_MS } from "../waiting/wait-in-line.js";
+import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import type { LockStatements } from "./lock-statements.js";
 import { MYSQL_FLAVOR } from "./mysql-flavor.js";
 import { MysqlLockStatements } from "./mysql-lock-statements.js";
@@ -9,9 +10,17 @@ import { ReturningLockStatements } from "./returning-lock-statements.js";
 import { SQLITE_FLAVOR } from "./sqlite-flavor.js";
 import { WaiterQueue } from "./waiter-queue.js";
 
+const FLAVORS: Readonly<Record<SqlDialectName, LockSqlFlavor>> = Object.freeze({ postgres: POSTGRES_FLAVOR, mysql: MYSQL_FLAVOR, sqlite: SQLITE_FLAVOR });
+
+/** The SQL fragments in which `dialect` differs from the others. */
+export function dialectFlavor(dialect: SqlDialectName): LockSqlFlavor {
+  return FLAVORS[dialect];
+}
+
 /** The dialect's statements on lock table `table`, each with the table's line of waiters. */
 export function dialectStatements(dialect: SqlDialectName, table: string): LockStatements {
-  if (dialect === "mysql") return new MysqlLockStatements(table, new WaiterQueue(table, MYSQL_FLAVOR, WAITER_CLAIM_MS));
-  if (dialect === "postgres") return new PostgresLockStatements(table, new WaiterQueue(table, POSTGRES_FLAVOR, WAITER_CLAIM_MS));
-  return new ReturningLockStatements(table, SQLITE_FLAVOR, new WaiterQueue(table, SQLITE_FLAVOR, WAITER_CLAIM_MS));
+  const queue = new WaiterQueue(table, FLAVORS[dialect], WAITER_CLAIM_MS);
+  if (dialect === "mysql") return new MysqlLockStatements(table, queue);
+  if (dialect === "postgres") return new PostgresLockStatements(table, queue);
+  return new ReturningLockStatements(table, SQLITE_FLAVOR, queue);
 }

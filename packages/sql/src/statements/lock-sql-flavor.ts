@@ -21,4 +21,13 @@ export interface LockSqlFlavor {
   byteOrder(column: RawBuilder<unknown>): RawBuilder<unknown>;
   /** The tail of an `INSERT` that runs `set` instead when a row with the same `key` columns exists. */
   onConflict(key: RawBuilder<unknown>, set: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** A bound integer parameter, cast so the dialect types it as a number. */
+  integer(value: number): RawBuilder<number>;
+  /**
+   * Opens a transaction in which each statement sees what was committed before it ran once the transaction holds a
+   * row lock (PostgreSQL: READ COMMITTED whatever the server's default; SQLite: the database's write lock at once).
+   */
+  readonly beginWrite: RawBuilder<unknown>;
+  /** The tail of a SELECT that locks the rows it reads until the transaction ends (empty where `beginWrite` already excludes every writer). */
+  readonly forUpdate: RawBuilder<unknown>;
 }

@@ -116,11 +116,8 @@ export abstract class LockStatements {
 
   /** A bound integer parameter, cast so every dialect types it as a number. */
   protected integer(value: number): RawBuilder<number> {
-    return sql<number>`cast(${value} as ${sql.raw(this.integerType)})`;
+    return this.flavor.integer(value);
   }
-
-  /** The type name `integer()` casts to. */
-  protected abstract readonly integerType: string;
 }
 
 /** The public view of `key` from its row. */

@@ -13,4 +13,8 @@ export const MYSQL_FLAVOR: LockSqlFlavor = Object.freeze({
   startsWith: likePrefix,
   byteOrder: (column: RawBuilder<unknown>) => column,
   onConflict: (_key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on duplicate key update ${set}`,
+  integer: (value: number) => sql<number>`cast(${value} as signed)`,
+  // The server's isolation level serves: InnoDB takes a transaction's read view at its first plain read, which comes after the row lock.
+  beginWrite: sql`start transaction`,
+  forUpdate: sql`for update`,
 });

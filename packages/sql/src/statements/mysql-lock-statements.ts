@@ -19,8 +19,6 @@ interface OwnedRow {
  * which tells release and renew whether a row matched whatever the client's FOUND_ROWS flag.
  */
 export class MysqlLockStatements extends LockStatements {
-  protected readonly integerType = "signed";
-
   constructor(table: string, queue: WaiterQueue) {
     super(table, MYSQL_FLAVOR, queue);
   }

@@ -12,4 +12,7 @@ export const POSTGRES_FLAVOR: LockSqlFlavor = Object.freeze({
   startsWith: likePrefix,
   byteOrder: (column: RawBuilder<unknown>) => sql`${column} collate "C"`,
   onConflict: (key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on conflict (${key}) do update set ${set}`,
+  integer: (value: number) => sql<number>`cast(${value} as bigint)`,
+  beginWrite: sql`start transaction isolation level read committed`,
+  forUpdate: sql`for update`,
 });

@@ -21,8 +21,6 @@ export interface HoldCountRow {
  * so one statement both decides and reports; no row back means another owner holds the key.
  */
 export class ReturningLockStatements extends LockStatements {
-  protected readonly integerType = "bigint";
-
   constructor(table: string, flavor: LockSqlFlavor, queue: WaiterQueue) {
     super(table, flavor, queue);
   }

@@ -12,4 +12,7 @@ export const SQLITE_FLAVOR: LockSqlFlavor = Object.freeze({
   startsWith: (column: RawBuilder<unknown>, prefix: string) => sql<boolean>`substr(${column}, 1, length(${prefix})) = ${prefix}`,
   byteOrder: (column: RawBuilder<unknown>) => column,
   onConflict: (key: RawBuilder<unknown>, set: RawBuilder<unknown>) => sql`on conflict (${key}) do update set ${set}`,
+  integer: (value: number) => sql<number>`cast(${value} as bigint)`,
+  beginWrite: sql`begin immediate`,
+  forUpdate: sql``,
 });

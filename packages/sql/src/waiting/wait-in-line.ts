@@ -16,18 +16,20 @@ export const HEAD_POLL_MAX_MS = 25;
 /** Longest sleep of any waiter; well inside the claim window, so a live waiter's place never lapses. */
 export const QUEUED_POLL_MAX_MS = 250;
 
-/** What waiting in the server-side line needs from the driver. */
-export interface LineOperations {
+/** What waiting in the server-side line needs from the driver, for requests of type `R`. */
+export interface LineOperations<R extends DriverAcquireRequest = DriverAcquireRequest> {
   /** Notifications that it is this waiter's turn, where the dialect has them (PostgreSQL's LISTEN); subscribed before the first poll. */
-  readonly watch: ((request: DriverAcquireRequest) => Promise<ReleaseWatch>) | undefined;
+  readonly watch: ((request: R) => Promise<ReleaseWatch>) | undefined;
   /** Joins the line or keeps the place already held, then attempts (a free key goes to the first live waiter); a grant leaves the line. */
-  attempt(request: DriverAcquireRequest): Promise<DriverAcquireResult>;
+  attempt(request: R): Promise<DriverAcquireResult>;
   /** Live waiters ahead of this one. */
-  ahead(request: DriverAcquireRequest): Promise<number>;
+  ahead(request: R): Promise<number>;
   /** Leaves the line. */
-  leave(request: DriverAcquireRequest): Promise<void>;
+  leave(request: R): Promise<void>;
   /** Undoes a grant that arrived after the wait was aborted. */
-  release(request: DriverAcquireRequest): Promise<unknown>;
+  release(request: R): Promise<unknown>;
+  /** Resolves when a wait that ended through `signal` may leave the line or undo its grant (see `InFlight.cleanupTurn`). */
+  cleanupTurn(signal: AbortSignal): Promise<void>;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface LineOperations {
  * the line however it ends, and an aborted wait undoes a grant that raced the abort before it rejects with
  * `signal.reason`.
  */
-export async function waitInLine(line: LineOperations, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
+export async function waitInLine<R extends DriverAcquireRequest>(line: LineOperations<R>, request: R, signal: AbortSignal): Promise<DriverGranted> {
   let backoffMs = MIN_POLL_INTERVAL_MS;
   let lastAhead = Number.POSITIVE_INFINITY;
   const watch = await line.watch?.(request);
@@ -51,6 +53,7 @@ export async function waitInLine(line: LineOperations, request: DriverAcquireReq
       if (result.acquired) {
         granted = true;
         if (signal.aborted) {
+          await line.cleanupTurn(signal);
           await line.release(request).catch(() => undefined);
           throw signal.reason;
         }
@@ -72,6 +75,9 @@ export async function waitInLine(line: LineOperations, request: DriverAcquireReq
     }
   } finally {
     watch?.close();
-    if (!granted) await line.leave(request).catch(() => undefined);
+    if (!granted) {
+      await line.cleanupTurn(signal);
+      await line.leave(request).catch(() => undefined);
+    }
   }
 }
