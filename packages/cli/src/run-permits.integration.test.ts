@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type RedisServer, startRedis } from "@distlock/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, nodeCommand, runCli, startCli } from "./cli-process.test-support.js";
@@ -77,17 +74,9 @@ describe("distlock run and status --permits (built binary, redis)", () => {
     expect(await holder.exit).toBe(7);
   });
 
-  it("exits 78 with UNSUPPORTED_OPERATION on a backend without semaphores, before running the command", async () => {
-    const result = await runCli([
-      "run",
-      "k",
-      "--permits",
-      "2",
-      "--url",
-      `sqlite:${join(mkdtempSync(join(tmpdir(), "distlock-cli-")), "locks.sqlite")}`,
-      "--",
-      "false",
-    ]);
+  it("exits 78 with UNSUPPORTED_OPERATION on a backend without semaphores (Redlock), before running the command or reaching a server", async () => {
+    // Nothing listens on these ports: the capability is refused before any connection.
+    const result = await runCli(["run", "k", "--permits", "2", "--url", "redlock://127.0.0.1:1,127.0.0.1:2,127.0.0.1:3", "--", "false"]);
     expect(result.code).toBe(ExitCode.Config);
     expect(result.stderr).toContain("UNSUPPORTED_OPERATION");
   });

@@ -49,6 +49,7 @@ describe("etcd provider options", () => {
       ttlGranularityMs: 1000,
       listing: true,
       semaphore: true,
+      readWriteLock: true,
     });
     await provider.close();
   });
