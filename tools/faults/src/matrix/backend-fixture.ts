@@ -86,10 +86,12 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
 /**
  * The backends whose counting semaphores the matrix runs, and the faults of their semaphore rows (on the backend's own
  * servers, TTL and URL). Only backends with `capabilities.semaphore`: a row on one without fails, its workers unable to
- * open the semaphore. PostgreSQL and etcd join with an entry each once their semaphore drivers are built.
+ * open the semaphore.
  */
 export const SEMAPHORE_FAULTS: Readonly<Partial<Record<BackendName, readonly FaultName[]>>> = Object.freeze({
   redis: PROCESS_FAULTS,
+  postgres: PROCESS_FAULTS,
+  etcd: PROCESS_FAULTS,
 });
 
 /** The faults of a backend's rows of one primitive (none: the backend has no such rows). */
