@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { exportSources } from "./tools/export-sources.mjs";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
@@ -32,6 +33,25 @@ const sourceAliases = workspaceDirs().flatMap((dir) =>
   exportSources(dir).entries.map(({ specifier, source }) => ({ find: new RegExp(`^${escapeRegExp(specifier)}$`), replacement: source })),
 );
 
+/** Seconds per slow test file, from a full run (`tools/test-durations.mjs` regenerates it). */
+const knownDurations: Record<string, number> = JSON.parse(readFileSync(join(root, "tools/test-durations.json"), "utf8"));
+
+/**
+ * Longest files first, across projects: a fresh clone has no vitest results cache, so vitest would run the projects
+ * one after another, each biggest file first, and the largest file of the last project (PostgreSQL, ~110 s) started
+ * 400 s in and ran alone at the end. Files not listed (under 5 s) keep vitest's order after the listed ones.
+ */
+class LongestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const seconds = (file: TestSpecification) => knownDurations[relative(root, file.moduleId)] ?? 0;
+    return sorted
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => seconds(b.file) - seconds(a.file) || a.index - b.index)
+      .map(({ file }) => file);
+  }
+}
+
 const sourceFirst = { resolve: { alias: sourceAliases }, ssr: { noExternal: [/^@distlock\//] } };
 
 export default defineConfig({
@@ -39,6 +59,7 @@ export default defineConfig({
     // One test file per core, not vitest's cores − 1 (a single file at a time on a 2-core machine): the integration
     // files mostly wait on servers and leases, and the full run took twice as long one file at a time.
     maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { ...sourceFirst, test: { name: "core", include: ["packages/core/src/**/*.test.ts"] } },
       { ...sourceFirst, test: { name: "conformance", include: ["packages/conformance/src/**/*.test.ts"] } },
