@@ -28,6 +28,12 @@ export interface LockSqlFlavor {
    * row lock (PostgreSQL: READ COMMITTED whatever the server's default; SQLite: the database's write lock at once).
    */
   readonly beginWrite: RawBuilder<unknown>;
+  /**
+   * Sent right after `beginWrite` where the server can end a transaction whose client went quiet inside it: a client
+   * paused between two statements (a GC pause, SIGSTOP) would otherwise keep the row lock, and every other process
+   * waiting on it, until it resumed. Undefined where no such limit exists.
+   */
+  readonly boundIdleWrite?: RawBuilder<unknown>;
   /** The tail of a SELECT that locks the rows it reads until the transaction ends (empty where `beginWrite` already excludes every writer). */
   readonly forUpdate: RawBuilder<unknown>;
 }

@@ -11,6 +11,7 @@ export function inWriteTransaction<T>(db: AnyKysely, flavor: LockSqlFlavor, work
   return db.connection().execute(async (connection) => {
     try {
       await flavor.beginWrite.execute(connection);
+      if (flavor.boundIdleWrite !== undefined) await flavor.boundIdleWrite.execute(connection);
       const result = await work(connection);
       await sql`commit`.execute(connection);
       return result;
