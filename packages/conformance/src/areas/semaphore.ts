@@ -277,10 +277,11 @@ export function describeSemaphore(options: ResolvedConformanceOptions): void {
       const provider = await harness.provider();
       const semaphore = provider.semaphore(name, { permits: 1 });
       await semaphore.acquire({ ttlMs: longTtl });
-      const waiting = semaphore.acquire();
+      // Handled from the start: the wait may reject while close() is still giving the held permit back.
+      const rejected = expectLockError(semaphore.acquire(), LockErrorCode.ProviderClosed);
       await queuedFor(semaphore, 1);
       await provider.close();
-      await expectLockError(waiting, LockErrorCode.ProviderClosed);
+      await rejected;
       expect(await (await harness.provider()).semaphore(name, { permits: 1 }).inspect()).toBeNull();
       expect(() => provider.semaphore(name, { permits: 1 })).toThrowError(expect.objectContaining({ code: "PROVIDER_CLOSED" }));
     });
