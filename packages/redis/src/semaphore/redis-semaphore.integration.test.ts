@@ -154,6 +154,20 @@ describe("redis semaphore", () => {
     expect(await lineLength(name)).toBe(0);
   });
 
+  it("keeps the free count right when a script that drops a lapsed holder then refuses a mismatched permit count", async () => {
+    const name = semaphoreName("mismatch-after-lapse");
+    const secret = newOwnerSecret();
+    const attempt = (permits: number, count: number, owner = newOwnerSecret()) =>
+      server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), owner, "30000", "label", String(permits), String(count));
+    expect(typeof (await attempt(2, 1, secret))).toBe("string");
+    expect(typeof (await attempt(2, 1))).toBe("string");
+    // The first holder's lease runs out: the next script drops it, even one that then refuses the caller's count.
+    await server.command("ZADD", `${tag(name)}:sem:holders`, "XX", "1", secret);
+    expect(await attempt(3, 1)).toEqual([2]);
+    expect(await server.command("HGET", `${tag(name)}:sem:state`, "free")).toBe("1");
+    expect(typeof (await attempt(2, 1))).toBe("string");
+  });
+
   it("refuses another permit count while the line alone keeps the semaphore in use", async () => {
     const name = semaphoreName("line-keeps-count");
     const ownerSecret = newOwnerSecret();

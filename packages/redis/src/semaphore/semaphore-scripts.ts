@@ -110,7 +110,10 @@ export const SEMAPHORE_ACQUIRE_SCRIPT = new RedisScript(
   `${SEMAPHORE_HEAD}
 local secret, ttl, holder, asked, count = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local id, lease, channel = ARGV[6], tonumber(ARGV[7] or "0"), ARGV[8]
-if total and total ~= asked then return {total} end
+if total and total ~= asked then
+  if pruned then redis.call("HSET", state, "free", free) end
+  return {total}
+end
 if not total then
   local token = next_token(fence, clock)
   redis.call("ZADD", holders, now + ttl, secret)
