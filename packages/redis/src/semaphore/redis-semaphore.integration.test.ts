@@ -154,6 +154,27 @@ describe("redis semaphore", () => {
     expect(await lineLength(name)).toBe(0);
   });
 
+  it("after contention with mixed counts and abandoned waits the free count is whole again: the idle semaphore leaves only its fence", async () => {
+    const name = semaphoreName("free-count");
+    const semaphores = [provider(), provider()].map((p) => p.semaphore(name, { permits: 3 }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        const semaphore = semaphores[worker % 2] as (typeof semaphores)[number];
+        for (let round = 0; round < 15; round++) {
+          const count = 1 + ((worker + round) % 2);
+          // Every fifth wait is abandoned at once: before it joins the line, in line, or after a grant it has not heard of.
+          const controller = new AbortController();
+          const waiting = semaphore.acquire({ count, ttlMs: 30_000, signal: controller.signal });
+          if ((worker + round) % 5 === 0) controller.abort(new Error("gave up"));
+          const permit = await waiting.catch(() => undefined);
+          await permit?.release();
+        }
+      }),
+    );
+    expect(await semaphores[0]?.inspect()).toBeNull();
+    for (const suffix of ["holders", "state", "queue"]) expect(await server.command("EXISTS", `${tag(name)}:sem:${suffix}`)).toBe(0);
+  });
+
   it("keeps the free count right when a script that drops a lapsed holder then refuses a mismatched permit count", async () => {
     const name = semaphoreName("mismatch-after-lapse");
     const secret = newOwnerSecret();
