@@ -24,6 +24,8 @@ export interface ContendReply {
   /** Acquires or releases that threw (the loop goes on); the first one's description. */
   readonly errors: number;
   readonly firstError?: string;
+  /** The process's CPU time (user + system, µs) from the window's start until its loops ended, and the acquisitions made in it. */
+  readonly cpu: { readonly us: number; readonly acquisitions: number };
 }
 
 /** How long after the window a process waits for the acquires in flight before it reports them as stuck and exits. */
@@ -56,6 +58,7 @@ serveOneTask<ContendTask, Window, ContendReply>(async (task, ready) => {
   await warmUp(open, task);
   const window = await ready();
   await sleepUntil(window.startAt);
+  const cpuAtStart = process.cpuUsage();
   const acquisitions: Acquisition[] = [];
   const errors: string[] = [];
   let acquiring = 0;
@@ -78,7 +81,9 @@ serveOneTask<ContendTask, Window, ContendReply>(async (task, ready) => {
     }),
   );
   const drained = await Promise.race([loops.then(() => true), sleepUntil(window.endAt + DRAIN_MS).then(() => false)]);
+  const cpuUsed = process.cpuUsage(cpuAtStart);
+  const cpu = { us: cpuUsed.user + cpuUsed.system, acquisitions: acquisitions.length };
   // With acquires still in flight, close() may wait for them: the process exits after replying instead.
   if (drained) await open.close();
-  return { acquisitions, stuck: drained ? 0 : acquiring, errors: errors.length, firstError: errors[0] };
+  return { acquisitions, stuck: drained ? 0 : acquiring, errors: errors.length, firstError: errors[0], cpu };
 });

@@ -57,7 +57,7 @@ export interface ContendedSweep<S extends LockSubject> extends ContendedRun<S> {
   readonly notes?: readonly string[];
 }
 
-const HAND_OFF_NOTE = `- hand-off: from one worker's release call to the next worker's grant; wait: from a worker's acquire call to its grant; fairness: fewest ÷ most acquisitions of any worker in the window; stuck workers (only where any): still inside acquire ${DRAIN_MS / 1000} s after the window ended; errors (only where any): acquires or releases that threw`;
+const HAND_OFF_NOTE = `- client CPU: \`process.cpuUsage()\` of the worker processes from the window's start until their loops ended, per acquisition they made in that time; hand-off: from one worker's release call to the next worker's grant; wait: from a worker's acquire call to its grant; fairness: fewest ÷ most acquisitions of any worker in the window; stuck workers (only where any): still inside acquire ${DRAIN_MS / 1000} s after the window ended; errors (only where any): acquires or releases that threw`;
 
 /**
  * For each W, every subject in turn: W workers over 4 OS processes hammer one key (or take one permit each of one
@@ -144,8 +144,16 @@ export async function measureContended<S extends LockSubject>(run: ContendedRun<
     metrics.errors = errors;
     console.error(`${subject.name}, W=${shape.workers}: ${errors} acquire/release errors; the first: ${replies.find((reply) => reply.firstError)?.firstError}`);
   }
+  metrics["client CPU µs/acq"] = clientCpuPerAcquisition(replies);
   if (run.counter !== undefined && before !== undefined && after !== undefined)
     Object.assign(metrics, countsPer(run.counter.readingCost, before, after, granted, "acq"));
   const processes = `${shape.processes} process${shape.processes === 1 ? "" : "es"}`;
   return { scenario: `W=${shape.workers} over ${processes}${shape.keyPerProcess ? ", key per process" : ""}`, subject: subject.name, metrics };
+}
+
+/** The worker processes' CPU time per acquisition, over each one's time from the window's start until its loops ended. */
+function clientCpuPerAcquisition(replies: readonly ContendReply[]): number {
+  const us = replies.reduce((sum, reply) => sum + reply.cpu.us, 0);
+  const acquisitions = replies.reduce((sum, reply) => sum + reply.cpu.acquisitions, 0);
+  return us / Math.max(1, acquisitions);
 }

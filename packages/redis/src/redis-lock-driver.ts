@@ -127,6 +127,7 @@ export class RedisLockDriver implements LockDriver {
       listen: (channel, listener) => this.#listen(channel, listener),
       cluster: config.client.isCluster === true,
       waiterLeaseMs: config.settings.waiterLeaseMs,
+      lingerMs: config.settings.unsubscribeDelayMs,
       renewBatchSize: config.settings.renewBatchSize,
     });
     this.#anyOutcomes = {

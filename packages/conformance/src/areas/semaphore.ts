@@ -278,7 +278,8 @@ export function describeSemaphore(options: ResolvedConformanceOptions): void {
       const provider = await harness.provider();
       const semaphore = provider.semaphore(name, { permits: 1 });
       await semaphore.acquire({ ttlMs: longTtl });
-      const waiting = semaphore.acquire();
+      // Handled from the start: the wait may reject while close() is still giving the held permit back.
+      const rejected = expectLockError(semaphore.acquire(), LockErrorCode.ProviderClosed);
       await queuedFor(semaphore, 1);
       // Handled before close starts: a backend may reject the wait before close() resolves.
       const rejected = expectLockError(waiting, LockErrorCode.ProviderClosed);

@@ -75,6 +75,11 @@ export interface LockDriver {
    * be refused and goes straight to `acquire`, which must make its first attempt only once it hears releases.
    */
   isWatching?(key: string): boolean;
+  /**
+   * Optional: true when no owner ever re-enters, as each acquire brings an owner secret of its own (permits): a given
+   * owner then skips the refused attempt too (see `isWatching`), as a new one does.
+   */
+  readonly freshOwners?: boolean;
   /** Optional: subscribes to release notifications of `key`; resolves once subscribed, before the first attempt. */
   watchReleases?(key: string): Promise<ReleaseWatch>;
   /** Extends each lease if its owner still holds it; one boolean per renewal, in order. */

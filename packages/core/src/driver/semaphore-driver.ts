@@ -19,6 +19,11 @@ export interface SemaphoreDriver {
   tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult>;
   /** Optional native waiting (server-side line, FIFO); rejects with `wait.signal.reason` and leaves nothing behind. */
   acquire?(request: DriverPermitRequest, wait: DriverWait): Promise<DriverGranted>;
+  /**
+   * Optional, with `acquire`: true while a waiter of this driver waits on semaphore `name` (so its line is not empty):
+   * an acquire then skips the attempt that would only be refused and goes straight to `acquire` (`LockDriver.isWatching`).
+   */
+  isWatching?(name: string): boolean;
   /** Extends each grant's lease if it is still held; one boolean per renewal, in order. */
   renew(renewals: readonly DriverRenewal[]): Promise<boolean[]>;
   /** Gives a grant's permits back; false when the server no longer shows it held. */

@@ -21,6 +21,9 @@ export class PermitLockDriver implements LockDriver {
   readonly backend: string;
   readonly capabilities: LockCapabilities;
   readonly acquire?: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
+  readonly isWatching?: (name: string) => boolean;
+  /** Each permit acquire has an owner secret of its own: none re-enters. */
+  readonly freshOwners = true;
   readonly #semaphores: SemaphoreDriver;
   readonly #asks = new Map<string, PermitAsk>();
 
@@ -30,6 +33,8 @@ export class PermitLockDriver implements LockDriver {
     this.#semaphores = semaphores;
     const native = semaphores.acquire?.bind(semaphores);
     if (native !== undefined) this.acquire = async (request, wait) => native(this.#permitRequest(request), wait);
+    const watching = semaphores.isWatching?.bind(semaphores);
+    if (native !== undefined && watching !== undefined) this.isWatching = watching;
   }
 
   /** Records what `ownerSecret` asks for while its acquire runs; returns the call that forgets it. */

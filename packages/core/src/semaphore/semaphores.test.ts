@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { SemaphoreDriver } from "../driver/semaphore-driver.js";
 import { LockErrorCode } from "../errors/error-codes.js";
 import { LockError } from "../errors/lock-error.js";
 import { MemoryLockDriver } from "../memory/memory-lock-driver.js";
@@ -14,7 +15,41 @@ function driverWithoutSemaphores() {
   });
 }
 
+/** The memory driver whose semaphores count first attempts and say a waiter of them waits on the names in `watching`. */
+function watchingSemaphores() {
+  const driver = new MemoryLockDriver(new MemoryLockStore());
+  const inner = driver.semaphores;
+  const counted = { firstAttempts: 0, watching: new Set<string>() };
+  const semaphores: SemaphoreDriver = {
+    ...inner,
+    tryAcquire: (request) => {
+      counted.firstAttempts += 1;
+      return inner.tryAcquire(request);
+    },
+    acquire: inner.acquire?.bind(inner),
+    isWatching: (name) => counted.watching.has(name),
+  };
+  return { driver: Object.assign(Object.create(driver) as MemoryLockDriver, { semaphores }), counted };
+}
+
 describe("provider.semaphore", () => {
+  it("an acquire skips the first attempt while the driver says a waiter of the semaphore waits, and takes a free permit in its wait", async () => {
+    const { driver, counted } = watchingSemaphores();
+    const provider = new DriverLockProvider(driver);
+    const semaphore = provider.semaphore("pool", { permits: 2 });
+    await (await semaphore.acquire()).release();
+    expect(counted.firstAttempts).toBe(1);
+    counted.watching.add("pool");
+    const permit = await semaphore.acquire();
+    expect(counted.firstAttempts).toBe(1);
+    expect((await semaphore.inspect())?.inUse).toBe(1);
+    await permit.release();
+    // tryAcquire never waits, so it always makes its attempt.
+    await (await semaphore.tryAcquire())?.release();
+    expect(counted.firstAttempts).toBe(2);
+    await provider.close();
+  });
+
   it("throws UNSUPPORTED_OPERATION where the driver has no semaphores, after checking the input", () => {
     const provider = new DriverLockProvider(driverWithoutSemaphores());
     let error: unknown;

@@ -28,23 +28,24 @@ const elapse = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const lineLength = (name: string) => server.command("LLEN", `${tag(name)}:sem:queue`) as Promise<number>;
 
 describe("redis semaphore", () => {
-  it("keeps holders in a sorted set by expiry, grants and the permit count under the name's hash tag, and leaves only the fencing counter once idle", async () => {
+  it("keeps holders in a sorted set by expiry, the permit counts and grants in one hash under the name's hash tag, and leaves only the fencing counter once idle", async () => {
     const name = semaphoreName("layout");
     const semaphore = provider().semaphore(name, { permits: 4 });
     const permit = await semaphore.acquire({ ttlMs: 30_000, count: 3 });
     const [secret, expiry] = (await server.command("ZRANGE", `${tag(name)}:sem:holders`, "0", "-1", "WITHSCORES")) as string[];
     expect(Number(expiry)).toBeGreaterThan(0);
-    expect(await server.command("HGET", `${tag(name)}:sem:grants`, secret as string)).toMatch(new RegExp(`^3 ${permit.fencingToken} `));
-    expect(await server.command("GET", `${tag(name)}:sem:permits`)).toBe("4");
-    expect(Number(await server.command("PTTL", `${tag(name)}:sem:permits`))).toBeGreaterThan(20_000);
+    const state = `${tag(name)}:sem:state`;
+    expect(await server.command("HGET", state, `g:${secret}`)).toMatch(new RegExp(`^3 ${permit.fencingToken} `));
+    expect(await server.command("HMGET", state, "total", "free")).toEqual(["4", "1"]);
+    expect(Number(await server.command("PTTL", state))).toBeGreaterThan(20_000);
     await permit.release();
-    for (const suffix of ["holders", "grants", "permits", "queue", "waiters"]) expect(await server.command("EXISTS", `${tag(name)}:sem:${suffix}`)).toBe(0);
+    for (const suffix of ["holders", "state", "queue"]) expect(await server.command("EXISTS", `${tag(name)}:sem:${suffix}`)).toBe(0);
     expect(await server.command("GET", `${tag(name)}:sem:fence`)).toBe(String(permit.fencingToken));
   });
 
-  it("puts every key and the channel of a semaphore in one Cluster slot", () => {
+  it("puts every key of a semaphore in one Cluster slot", () => {
     const name = semaphoreName("slot");
-    const slots = ["holders", "grants", "permits", "fence", "queue", "waiters", "changed"].map((suffix) => keySlot(`${tag(name)}:sem:${suffix}`));
+    const slots = ["holders", "state", "fence", "queue"].map((suffix) => keySlot(`${tag(name)}:sem:${suffix}`));
     expect(new Set(slots).size).toBe(1);
   });
 
@@ -79,23 +80,61 @@ describe("redis semaphore", () => {
     // The release granted the permit and its message carried the grant: the waiter sent no script of its own.
     expect(await server.commandCalls("evalsha", "eval")).toBe(callsBefore + 1);
     const [granted] = (await server.command("ZRANGE", `${tag(name)}:sem:holders`, "0", "-1")) as string[];
-    expect(await server.command("HGET", `${tag(name)}:sem:grants`, granted as string)).toMatch(new RegExp(`^1 ${permit.fencingToken} `));
+    expect(await server.command("HGET", `${tag(name)}:sem:state`, `g:${granted}`)).toMatch(new RegExp(`^1 ${permit.fencingToken} `));
     await permit.release();
+  });
+
+  it("tells a grant to its waiter's provider alone: on that provider's own channel, or in the reply to a release by the same provider", async () => {
+    const name = semaphoreName("own-channel");
+    const channels = () => server.command("PUBSUB", "CHANNELS", "distlock:sem:waiters:*") as Promise<string[]>;
+    const published = () => server.commandCalls("publish");
+    const holder = await provider().semaphore(name, { permits: 1 }).acquire({ ttlMs: 60_000 });
+    const waiters = provider().semaphore(name, { permits: 1 });
+    const first = waiters.acquire({ ttlMs: 60_000 });
+    await expect.poll(() => lineLength(name), { timeout: 10_000 }).toBe(1);
+    // Only the waiting provider subscribed, to one channel of its own (not one per semaphore).
+    expect(await channels()).toHaveLength(1);
+    const publishedBefore = await published();
+    await holder.release();
+    const permit = await first;
+    expect(await published()).toBe(publishedBefore + 1);
+    const second = waiters.acquire({ ttlMs: 60_000 });
+    await expect.poll(() => lineLength(name), { timeout: 10_000 }).toBe(1);
+    await permit.release();
+    // The release reply carried the grant to the waiter of its own provider: nothing was published.
+    await (await second).release();
+    expect(await published()).toBe(publishedBefore + 1);
+  });
+
+  it("an acquire while a waiter of the same provider waits joins the line in one script call", async () => {
+    const name = semaphoreName("join-at-once");
+    const holder = await provider().semaphore(name, { permits: 1 }).acquire({ ttlMs: 60_000 });
+    const waiters = provider().semaphore(name, { permits: 1 });
+    const first = waiters.acquire({ ttlMs: 60_000 });
+    await expect.poll(() => lineLength(name), { timeout: 10_000 }).toBe(1);
+    const callsBefore = await server.commandCalls("evalsha", "eval");
+    const second = waiters.acquire({ ttlMs: 60_000 });
+    await expect.poll(() => lineLength(name), { timeout: 10_000 }).toBe(2);
+    expect(await server.commandCalls("evalsha", "eval")).toBe(callsBefore + 1);
+    await holder.release();
+    await (await first).release();
+    await (await second).release();
+    expect(await waiters.inspect()).toBeNull();
   });
 
   it("a waiter whose grant message was lost gets that grant from its next attempt, its lease starting again", async () => {
     const name = semaphoreName("lost-message");
     const [holderSecret, waiterSecret] = [newOwnerSecret(), newOwnerSecret()];
     const attempt = (secret: string) =>
-      server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), secret, "30000", "label", "1", "1", "waiter-1", "30000");
+      server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), secret, "30000", "label", "1", "1", "waiter-1", "30000", "test:channel");
     await attempt(holderSecret);
     expect(typeof (await attempt(waiterSecret))).toBe("number");
-    // Nobody listens on the channel: the release grants the permit to the head of the line, and its message is lost.
-    await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), holderSecret);
+    // Nobody listens on the waiter's channel: the release grants the permit to the head of the line, and its message is lost.
+    await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), holderSecret, "test:releasing-channel");
     expect(await lineLength(name)).toBe(0);
     const grantedUntil = Number(await server.command("ZSCORE", `${tag(name)}:sem:holders`, waiterSecret));
     const token = await attempt(waiterSecret);
-    expect(await server.command("HGET", `${tag(name)}:sem:grants`, waiterSecret)).toBe(`1 ${token} label`);
+    expect(await server.command("HGET", `${tag(name)}:sem:state`, `g:${waiterSecret}`)).toBe(`1 ${token} label`);
     expect(Number(await server.command("ZSCORE", `${tag(name)}:sem:holders`, waiterSecret))).toBeGreaterThanOrEqual(grantedUntil);
     expect(await server.command("ZCARD", `${tag(name)}:sem:holders`)).toBe(1);
   });
@@ -104,24 +143,72 @@ describe("redis semaphore", () => {
     const name = semaphoreName("leave-granted");
     const secrets = [newOwnerSecret(), newOwnerSecret(), newOwnerSecret()];
     const attempt = (secret: string, waiterId: string) =>
-      server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), secret, "30000", "label", "1", "1", waiterId, "30000");
+      server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), secret, "30000", "label", "1", "1", waiterId, "30000", "test:channel");
     await attempt(secrets[0] as string, "holder");
     await attempt(secrets[1] as string, "first");
     await attempt(secrets[2] as string, "second");
-    await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), secrets[0] as string);
+    await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), secrets[0] as string, "test:releasing-channel");
     expect(await server.command("ZSCORE", `${tag(name)}:sem:holders`, secrets[1] as string)).not.toBeNull();
-    await server.command("EVAL", SEMAPHORE_LEAVE_SCRIPT.lua, "1", tag(name), "first", secrets[1] as string);
+    await server.command("EVAL", SEMAPHORE_LEAVE_SCRIPT.lua, "1", tag(name), secrets[1] as string, "first");
     expect(await server.command("ZRANGE", `${tag(name)}:sem:holders`, "0", "-1")).toEqual([secrets[2]]);
     expect(await lineLength(name)).toBe(0);
+  });
+
+  it("after contention with mixed counts and abandoned waits the free count is whole again: the idle semaphore leaves only its fence", async () => {
+    const name = semaphoreName("free-count");
+    const semaphores = [provider(), provider()].map((p) => p.semaphore(name, { permits: 3 }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        const semaphore = semaphores[worker % 2] as (typeof semaphores)[number];
+        for (let round = 0; round < 15; round++) {
+          const count = 1 + ((worker + round) % 2);
+          // Every fifth wait is abandoned at once: before it joins the line, in line, or after a grant it has not heard of.
+          const controller = new AbortController();
+          const waiting = semaphore.acquire({ count, ttlMs: 30_000, signal: controller.signal });
+          if ((worker + round) % 5 === 0) controller.abort(new Error("gave up"));
+          const permit = await waiting.catch(() => undefined);
+          await permit?.release();
+        }
+      }),
+    );
+    expect(await semaphores[0]?.inspect()).toBeNull();
+    for (const suffix of ["holders", "state", "queue"]) expect(await server.command("EXISTS", `${tag(name)}:sem:${suffix}`)).toBe(0);
+  });
+
+  it("keeps the free count right when a script that drops a lapsed holder then refuses a mismatched permit count", async () => {
+    const name = semaphoreName("mismatch-after-lapse");
+    const secret = newOwnerSecret();
+    const attempt = (permits: number, count: number, owner = newOwnerSecret()) =>
+      server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), owner, "30000", "label", String(permits), String(count));
+    expect(typeof (await attempt(2, 1, secret))).toBe("string");
+    expect(typeof (await attempt(2, 1))).toBe("string");
+    // The first holder's lease runs out: the next script drops it, even one that then refuses the caller's count.
+    await server.command("ZADD", `${tag(name)}:sem:holders`, "XX", "1", secret);
+    expect(await attempt(3, 1)).toEqual([2]);
+    expect(await server.command("HGET", `${tag(name)}:sem:state`, "free")).toBe("1");
+    expect(typeof (await attempt(2, 1))).toBe("string");
   });
 
   it("refuses another permit count while the line alone keeps the semaphore in use", async () => {
     const name = semaphoreName("line-keeps-count");
     const ownerSecret = newOwnerSecret();
-    // A waiter queued for 2 of 2 permits behind a holder that will lapse keeps the count stored.
+    // A waiter queued for 2 of 2 permits behind a holder whose lease has run out keeps the count stored.
     await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), ownerSecret, "30000", "holder", "2", "2");
-    await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), newOwnerSecret(), "30000", "waiter", "2", "1", "waiter-1", "30000");
-    await server.command("EVAL", `return redis.call("ZREM", KEYS[1], ARGV[1])`, "1", `${tag(name)}:sem:holders`, ownerSecret);
+    await server.command(
+      "EVAL",
+      SEMAPHORE_ACQUIRE_SCRIPT.lua,
+      "1",
+      tag(name),
+      newOwnerSecret(),
+      "30000",
+      "waiter",
+      "2",
+      "2",
+      "waiter-1",
+      "30000",
+      "test:channel",
+    );
+    await server.command("ZADD", `${tag(name)}:sem:holders`, "XX", "1", ownerSecret);
     await expect(provider().semaphore(name, { permits: 3 }).tryAcquire()).rejects.toMatchObject({ code: "PERMITS_MISMATCH", storedPermits: 2 });
   });
 });

@@ -5,155 +5,223 @@ import { RedisScript } from "../scripts/redis-script.js";
  * KEYS[1] of every semaphore script is the semaphore's hash tag (`RedisKeyLayout.tag(name)`); the script derives the
  * rest from it, so on a Cluster they all live in the tag's slot:
  * - `<tag>:sem:holders`: sorted set, owner secret → lease expiry (server ms); a crashed holder's entry lapses by its score;
- * - `<tag>:sem:grants`: hash, owner secret → "<count> <fencing token> <holder label>";
- * - `<tag>:sem:permits`: the permit count the semaphore is in use with, kept while anyone holds or waits;
- * - `<tag>:sem:fence`: the fencing counter, never expiring (the lock's `next_token`, so tokens also follow the clock);
- * - `<tag>:sem:queue` and `<tag>:sem:waiters`: the FIFO line (ids in arrival order) and each waiter's
- *   "<expiry ms> <count> <ttl ms> <owner secret> <holder label>";
- * - `<tag>:sem:changed`: pub/sub channel where "<waiter id> <fencing token> <ttl ms>" tells a waiter that its permits
- *   were granted to it (the lock's hand-off format), so it holds them without another round trip.
- * Every script first drops lapsed holders, so their permits are free to whoever runs next; and after any change that
- * may let the head in, it grants the heads of the line whose counts fit, in order.
+ * - `<tag>:sem:state`: hash of `total` (the permit count the semaphore is in use with), `free` (the permits no live
+ *   grant holds, so no script sums the grants), `g:<owner secret>` → "<count> <fencing token> <holder label>" per
+ *   grant, and `w:<waiter id>` → "<expiry ms> <count> <ttl ms> <owner secret> <channel length> <channel><holder label>"
+ *   per waiter in line (it lapses unless refreshed), where the channel is the waiting client's own;
+ * - `<tag>:sem:queue`: the FIFO line, waiter ids in arrival order;
+ * - `<tag>:sem:fence`: the fencing counter, never expiring (the lock's `next_token`, so tokens also follow the clock).
+ * "<waiter id> <fencing token> <ttl ms>" on a waiter's channel tells it its permits were granted to it (the lock's
+ * hand-off format), so it holds them without another round trip, and no other client hears of it.
+ * The state hash outlives the holders and the line (so a missing hash means an idle semaphore), and they outlive the
+ * longest lease and the line's lease; an idle semaphore leaves only its fence.
+ *
+ * Every script (ARGV[1] is an owner secret) starts with `SEMAPHORE_HEAD`: it drops lapsed holders, giving their
+ * permits back to `free`, and reads the state. Its common cases come next (an idle semaphore taken, a contended one
+ * joined, the last permits given back); then `SEMAPHORE_LINE` defines what the others need (each definition costs
+ * server time): after any change that may let the head of the line in, `serve_line` grants the heads whose counts fit,
+ * in order (a head that does not fit blocks those behind it), and `store` writes the state in one HDEL and one HSET.
  */
-const SEMAPHORE_STATE = `${NOW_US}${NEXT_TOKEN}
+const SEMAPHORE_HEAD = `${NOW_US}${NEXT_TOKEN}
 local tag = KEYS[1]
-local holders, grants, stored, fence = tag .. ":sem:holders", tag .. ":sem:grants", tag .. ":sem:permits", tag .. ":sem:fence"
-local queue, waiters, channel = tag .. ":sem:queue", tag .. ":sem:waiters", tag .. ":sem:changed"
+local holders, state, queue, fence = tag .. ":sem:holders", tag .. ":sem:state", tag .. ":sem:queue", tag .. ":sem:fence"
 local clock = now_us()
 local now = math.floor(clock / 1000)
-local function prune()
-  local lapsed = redis.call("ZRANGEBYSCORE", holders, "-inf", now)
-  if #lapsed == 0 then return 0 end
-  redis.call("ZREMRANGEBYSCORE", holders, "-inf", now)
-  redis.call("HDEL", grants, unpack(lapsed))
-  return #lapsed
-end
-local function in_use()
-  local total = 0
-  for _, grant in ipairs(redis.call("HVALS", grants)) do total = total + tonumber(string.match(grant, "^(%d+)")) end
-  return total
-end
-local function head()
-  for _ = 1, 1000 do
-    local id = redis.call("LINDEX", queue, 0)
-    if not id then return nil end
-    local entry = redis.call("HGET", waiters, id)
-    local expires, count, ttl, secret, holder = string.match(entry or "", "^(%d+) (%d+) (%d+) (%S+) (.*)$")
-    if expires and tonumber(expires) > now then return id, tonumber(count), tonumber(ttl), secret, holder end
-    redis.call("LPOP", queue)
-    redis.call("HDEL", waiters, id)
+local first = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
+local freed, pruned = 0, false
+if first[2] and tonumber(first[2]) <= now then
+  pruned = true
+  local lapsed = redis.call("ZRANGEBYSCORE", holders, "-inf", now, "LIMIT", 0, 1000)
+  local fields = {}
+  for i, member in ipairs(lapsed) do fields[i] = "g:" .. member end
+  for _, grant in ipairs(redis.call("HMGET", state, unpack(fields))) do
+    if grant then freed = freed + tonumber(string.match(grant, "^(%d+)")) end
   end
-  return nil
+  redis.call("ZREM", holders, unpack(lapsed))
+  redis.call("HDEL", state, unpack(fields))
+  first = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
 end
+local soonest = tonumber(first[2])
+local known = redis.call("HMGET", state, "total", "free", "g:" .. ARGV[1])
+local total, free, granted = tonumber(known[1]), tonumber(known[2]), known[3]
+if free then free = free + freed end
+`;
+
+const SEMAPHORE_LINE = `
+local longest, writes, drops = 0, {}, {}
 local function grant(secret, count, ttl, holder)
   local token = next_token(fence, clock)
-  redis.call("ZADD", holders, string.format("%.0f", now + ttl), secret)
-  redis.call("HSET", grants, secret, count .. " " .. token .. " " .. holder)
+  redis.call("ZADD", holders, now + ttl, secret)
+  table.insert(writes, "g:" .. secret)
+  table.insert(writes, count .. " " .. token .. " " .. holder)
+  if ttl > longest then longest = ttl end
   return token
 end
-local function serve_line(permits)
-  if not permits then return end
-  local free = nil
-  for _ = 1, 1000 do
-    local id, count, ttl, secret, holder = head()
-    if not id then return end
-    free = free or tonumber(permits) - in_use()
-    if count > free then return end
-    redis.call("LPOP", queue)
-    redis.call("HDEL", waiters, id)
-    redis.call("PUBLISH", channel, id .. " " .. grant(secret, count, ttl, holder) .. " " .. ttl)
-    free = free - count
-  end
+local function publish(id, token, ttl, channel)
+  redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl)
 end
-local function keep()
-  local last = redis.call("ZRANGE", holders, -1, -1, "WITHSCORES")
-  local ms = last[2] and tonumber(last[2]) - now or 0
-  local line_ms = redis.call("PTTL", queue)
-  if line_ms > ms then ms = line_ms end
-  if ms > 0 then
-    redis.call("PEXPIRE", holders, ms)
-    redis.call("PEXPIRE", grants, ms)
-    redis.call("PEXPIRE", stored, ms)
-  else
-    redis.call("DEL", holders, grants, stored)
+local function serve_line(tell)
+  for _ = 1, 1000 do
+    if free <= 0 then return false end
+    local id = redis.call("LPOP", queue)
+    if not id then return true end
+    local entry = redis.call("HGET", state, "w:" .. id)
+    local expires, count, ttl, secret, bytes, rest = string.match(entry or "", "^(%d+) (%d+) (%d+) (%S+) (%d+) (.*)$")
+    local live = expires and tonumber(expires) > now
+    if live and tonumber(count) > free then
+      redis.call("LPUSH", queue, id)
+      return false
+    end
+    table.insert(drops, "w:" .. id)
+    if live then
+      count, ttl, bytes = tonumber(count), tonumber(ttl), tonumber(bytes)
+      free = free - count
+      tell(id, grant(secret, count, ttl, string.sub(rest, bytes + 1)), ttl, string.sub(rest, 1, bytes))
+    end
   end
+  return false
+end
+local function keep(key, ms)
+  if redis.call("PTTL", key) >= ms then return end
+  redis.call("PEXPIRE", key, ms * 2)
+  if redis.call("PTTL", state) < ms * 2 then redis.call("PEXPIRE", state, ms * 2) end
+end
+local function store(line_empty)
+  if line_empty and free >= total then
+    redis.call("DEL", holders, state)
+    return
+  end
+  if #drops > 0 then redis.call("HDEL", state, unpack(drops)) end
+  redis.call("HSET", state, "total", total, "free", free, unpack(writes))
+  if longest > 0 then keep(holders, longest) end
 end
 `;
 
 /**
  * Takes `count` permits if that many are free and nobody waits ahead, else refuses and, for a waiter, joins or
- * refreshes its place in line. A waiter whose permits were granted to it already (by a release whose message it has not
- * seen yet) gets that grant, its lease starting again now. ARGV: owner secret, ttl ms, holder label, permits, count, and
- * for a waiter its id and lease ms. Replies: a grant's fencing token (string); a refusal's retry bound in ms (integer:
- * until the soonest holder's lease ends, or the waiter's lease); {stored permits} when the semaphore is in use with
- * another permit count.
+ * refreshes its place in line (one call: a contended acquire sends no attempt that only gets refused). A waiter whose
+ * permits were granted to it already (by a script whose message it has not seen yet) gets that grant, its lease
+ * starting again now. ARGV: owner secret, ttl ms, holder label, permits, count, and for a waiter its id, lease ms and
+ * channel. Replies: a grant's fencing token (string); a refusal's retry bound in ms (integer: until the soonest holder's
+ * lease ends, or the waiter's lease); {stored permits} when the semaphore is in use with another permit count.
  */
 export const SEMAPHORE_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:semaphore-acquire",
-  `${SEMAPHORE_STATE}
-local secret, ttl, holder, permits, count = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
-local id, lease = ARGV[6], tonumber(ARGV[7] or "0")
-prune()
-local known = redis.call("GET", stored)
-if known and tonumber(known) ~= permits then return {tonumber(known)} end
-serve_line(known)
-local granted = redis.call("HGET", grants, secret)
-if granted then
-  redis.call("ZADD", holders, "XX", string.format("%.0f", now + ttl), secret)
-  keep()
-  return string.match(granted, "^%d+ (%d+)")
+  `${SEMAPHORE_HEAD}
+local secret, ttl, holder, asked, count = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local id, lease, channel = ARGV[6], tonumber(ARGV[7] or "0"), ARGV[8]
+if total and total ~= asked then
+  if pruned then redis.call("HSET", state, "free", free) end
+  return {total}
 end
-if not head() and in_use() + count <= permits then
-  local token = grant(secret, count, ttl, holder)
-  redis.call("SET", stored, permits)
-  keep()
+if not total then
+  local token = next_token(fence, clock)
+  redis.call("ZADD", holders, now + ttl, secret)
+  redis.call("HSET", state, "total", asked, "free", asked - count, "g:" .. secret, count .. " " .. token .. " " .. holder)
+  redis.call("PEXPIRE", holders, ttl * 2)
+  redis.call("PEXPIRE", state, ttl * 2)
   return token
 end
-if id then
-  local entry = string.format("%.0f", now + lease) .. " " .. count .. " " .. ttl .. " " .. secret .. " " .. holder
-  if redis.call("HSET", waiters, id, entry) == 1 then redis.call("RPUSH", queue, id) end
-  if redis.call("PTTL", queue) < lease * 2 then
+local function join()
+  local entry = (now + lease) .. " " .. count .. " " .. ttl .. " " .. secret .. " " .. #channel .. " " .. channel .. holder
+  if redis.call("HSET", state, "w:" .. id, entry) == 1 then redis.call("RPUSH", queue, id) end
+  if redis.call("PTTL", queue) < lease then
     redis.call("PEXPIRE", queue, lease * 2)
-    redis.call("PEXPIRE", waiters, lease * 2)
+    if redis.call("PTTL", state) < lease * 2 then redis.call("PEXPIRE", state, lease * 2) end
   end
-  redis.call("SET", stored, permits)
+  return math.max(1, soonest and soonest - now or lease)
 end
-keep()
-local soonest = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
-if soonest[2] then return math.max(1, tonumber(soonest[2]) - now) end
-return math.max(1, lease)
+if id and free == 0 and not pruned and not granted then return join() end
+${SEMAPHORE_LINE}
+if granted then
+  redis.call("ZADD", holders, "XX", now + ttl, secret)
+  if pruned then store(false) end
+  keep(holders, ttl)
+  return string.match(granted, "^%d+ (%d+)")
+end
+local line_empty, mine = false, nil
+if free > 0 then
+  line_empty = serve_line(function(to, token, granted_ttl, to_channel)
+    if to == id then mine = token else publish(to, token, granted_ttl, to_channel) end
+  end)
+end
+if mine then
+  store(false)
+  return mine
+end
+if line_empty and free >= count then
+  local token = grant(secret, count, ttl, holder)
+  free = free - count
+  store(false)
+  return token
+end
+if pruned or #drops > 0 or #writes > 0 then store(false) end
+if id then return join() end
+return math.max(1, soonest and soonest - now or lease)
 `,
   1,
 );
 
-/** Gives a grant's permits back and grants them on to the heads of the line that fit now. ARGV: owner secret. Returns 1, or 0 when not held. */
+/**
+ * Gives a grant's permits back and grants them on to the heads of the line that fit now: each grant to a waiter of
+ * the caller (on channel `own`) is in the reply, the others are published. ARGV: owner secret, the caller's channel.
+ * Returns 1, or 0 when not held; {1|0, then per grant to the caller's waiters: waiter id, fencing token, ttl ms}.
+ */
 export const SEMAPHORE_RELEASE_SCRIPT = new RedisScript(
   "distlock:semaphore-release",
-  `${SEMAPHORE_STATE}
-prune()
-local held = redis.call("ZREM", holders, ARGV[1])
-redis.call("HDEL", grants, ARGV[1])
-serve_line(redis.call("GET", stored))
-keep()
-return held
+  `${SEMAPHORE_HEAD}
+if not granted and not pruned then return 0 end
+local held = 0
+if granted then
+  held = 1
+  redis.call("ZREM", holders, ARGV[1])
+  if not total then
+    redis.call("HDEL", state, "g:" .. ARGV[1])
+    return held
+  end
+  free = free + tonumber(string.match(granted, "^(%d+)"))
+  if free >= total and redis.call("EXISTS", queue) == 0 then
+    redis.call("DEL", holders, state)
+    return held
+  end
+end
+if not total then return held end
+${SEMAPHORE_LINE}
+if held == 1 then table.insert(drops, "g:" .. ARGV[1]) end
+local told = {held}
+local line_empty = serve_line(function(id, token, ttl, channel)
+  if channel ~= ARGV[2] then return publish(id, token, ttl, channel) end
+  table.insert(told, id)
+  table.insert(told, token)
+  table.insert(told, ttl)
+end)
+store(line_empty)
+if #told == 1 then return held end
+return told
 `,
   1,
 );
 
 /**
  * A waiter gives up: drops its place in line, gives back permits granted to it that it has not heard of, and grants
- * the heads of the line that fit now. ARGV: waiter id, its owner secret. Returns 1.
+ * the heads of the line that fit now (publishing each grant). ARGV: its owner secret, waiter id. Returns 1.
  */
 export const SEMAPHORE_LEAVE_SCRIPT = new RedisScript(
   "distlock:semaphore-leave",
-  `${SEMAPHORE_STATE}
-prune()
-redis.call("HDEL", waiters, ARGV[1])
-redis.call("LREM", queue, 1, ARGV[1])
-redis.call("ZREM", holders, ARGV[2])
-redis.call("HDEL", grants, ARGV[2])
-serve_line(redis.call("GET", stored))
-keep()
+  `${SEMAPHORE_HEAD}
+${SEMAPHORE_LINE}
+redis.call("LREM", queue, 1, ARGV[2])
+table.insert(drops, "w:" .. ARGV[2])
+if granted then
+  redis.call("ZREM", holders, ARGV[1])
+  table.insert(drops, "g:" .. ARGV[1])
+  if free then free = free + tonumber(string.match(granted, "^(%d+)")) end
+end
+if not total then
+  redis.call("HDEL", state, unpack(drops))
+  return 1
+end
+store(serve_line(publish))
 return 1
 `,
   1,
@@ -174,8 +242,8 @@ for i = 1, #KEYS do
   local score = tonumber(redis.call("ZSCORE", holders, secret) or "0")
   if score > now then
     if expires > score then
-      redis.call("ZADD", holders, "XX", string.format("%.0f", expires), secret)
-      for _, key in ipairs({holders, KEYS[i] .. ":sem:grants", KEYS[i] .. ":sem:permits"}) do
+      redis.call("ZADD", holders, "XX", expires, secret)
+      for _, key in ipairs({holders, KEYS[i] .. ":sem:state"}) do
         if redis.call("PTTL", key) < expires - now then redis.call("PEXPIRE", key, expires - now) end
       end
     end
@@ -195,14 +263,17 @@ return renewed
  */
 export const SEMAPHORE_INSPECT_SCRIPT = new RedisScript(
   "distlock:semaphore-inspect",
-  `${SEMAPHORE_STATE}
-local permits = redis.call("GET", stored)
+  `${NOW_US}
+local tag = KEYS[1]
+local state = tag .. ":sem:state"
+local now = math.floor(now_us() / 1000)
+local permits = redis.call("HGET", state, "total")
 if not permits then return {0} end
-local reply = {tonumber(permits), redis.call("HLEN", waiters)}
-local live = redis.call("ZRANGEBYSCORE", holders, "(" .. string.format("%.0f", now), "+inf", "WITHSCORES")
+local reply = {tonumber(permits), redis.call("LLEN", tag .. ":sem:queue")}
+local live = redis.call("ZRANGEBYSCORE", tag .. ":sem:holders", "(" .. now, "+inf", "WITHSCORES")
 if #live == 0 and reply[2] == 0 then return {0} end
 for i = 1, #live, 2 do
-  local grant = redis.call("HGET", grants, live[i])
+  local grant = redis.call("HGET", state, "g:" .. live[i])
   local count, token, holder = string.match(grant or "", "^(%d+) (%d+) (.*)$")
   if count then
     table.insert(reply, holder)

@@ -10,8 +10,10 @@ export interface QueueAccess {
   attempt(request: DriverAcquireRequest, waiterId: string): Promise<DriverAcquireResult>;
   /** Drops the waiter's entry and gives back a lock handed to it; best effort. */
   leave(request: DriverAcquireRequest, waiterId: string): Promise<unknown>;
-  /** Hears the key's release channel from the moment this resolves. */
-  listen(key: string, listener: ChannelListener): Promise<() => void>;
+  /** Hears the key's release channel (or what concerns `waiterId`) from the moment this resolves. */
+  listen(key: string, listener: ChannelListener, waiterId: string): Promise<() => void>;
+  /** A waiter id no other waiter on the server has; 12 random bytes when absent. */
+  readonly newWaiterId?: () => string;
   /** How long a queue entry lives on the server without a refresh. */
   readonly waiterLeaseMs: number;
   /** Take hand-offs only through an attempt (e.g. so that it can wait for replicas), not from the message alone. */
@@ -27,7 +29,7 @@ export interface QueueAccess {
  * waiter leaves the queue (giving back a lock that reached it too late; bounded by the command timeout) and then rejects.
  */
 export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
-  const waiterId = randomBytes(12).toString("base64url");
+  const waiterId = queue.newWaiterId?.() ?? randomBytes(12).toString("base64url");
   let handOff: HandOffMessage | undefined;
   // Spent by the pause it ends: a message that comes during an attempt ends the next pause at once, so a hand-off
   // this waiter must claim through an attempt is not left waiting for the refresh.
@@ -48,15 +50,19 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
   /** Set while an attempt is in flight; a hand-off message heard then may be older than the attempt. */
   let attempting = false;
   let heardDuringAttempt = false;
-  const stopListening = await queue.listen(request.key, (message) => {
-    const parsed = message === null ? undefined : parseHandOffMessage(message);
-    if (message !== null && parsed?.waiterId !== waiterId) return;
-    if (parsed !== undefined && !queue.claimHandOffs) {
-      handOff = parsed;
-      heardDuringAttempt ||= attempting;
-    }
-    wake.open();
-  });
+  const stopListening = await queue.listen(
+    request.key,
+    (message) => {
+      const parsed = message === null ? undefined : parseHandOffMessage(message);
+      if (message !== null && parsed?.waiterId !== waiterId) return;
+      if (parsed !== undefined && !queue.claimHandOffs) {
+        handOff = parsed;
+        heardDuringAttempt ||= attempting;
+      }
+      wake.open();
+    },
+    waiterId,
+  );
   const refreshMs = queueRefreshMs(queue.waiterLeaseMs, request.ttlMs);
   try {
     for (;;) {
