@@ -2,24 +2,15 @@ import { randomUUID } from "node:crypto";
 import { type Lock, LockError, LockErrorCode } from "@distlock/core";
 import { monotonicNow, newOwnerSecret } from "@distlock/core/driver";
 import { startRedis } from "@distlock/test-servers";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
-import { RedisLockProvider } from "./redis-lock-provider.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { providerPerTest } from "../test/provider-per-test.js";
+import type { RedisLockProvider } from "./redis-lock-provider.js";
 import { QUEUED_ACQUIRE_SCRIPT } from "./scripts/queue-scripts.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
 
-const providers: RedisLockProvider[] = [];
-afterEach(async () => {
-  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
-});
-
-function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockProvider {
-  const created = new RedisLockProvider({ url: server.url, ...options });
-  providers.push(created);
-  return created;
-}
+const provider = providerPerTest(server.url);
 
 const key = (label: string) => `queue:${label}:${randomUUID()}`;
 const tag = (k: string) => `{distlock:${k}}`;

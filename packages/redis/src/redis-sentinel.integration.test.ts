@@ -1,22 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { startRedisSentinelSet } from "@distlock/test-servers";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
-import { RedisLockProvider } from "./redis-lock-provider.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { providerPerTest } from "../test/provider-per-test.js";
+import type { RedisLockProvider } from "./redis-lock-provider.js";
 
 const set = await startRedisSentinelSet();
 afterAll(() => set.close());
 
-const providers: RedisLockProvider[] = [];
-afterEach(async () => {
-  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
-});
-
-function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockProvider {
-  const created = new RedisLockProvider({ url: set.url, commandTimeoutMs: 2_000, ...options });
-  providers.push(created);
-  return created;
-}
+const provider = providerPerTest(set.url, { commandTimeoutMs: 2_000 });
 
 const key = (label: string) => `sentinel:${label}:${randomUUID()}`;
 const lockKey = (k: string) => `{distlock:${k}}:lock`;

@@ -1,25 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { monotonicNow, newOwnerSecret } from "@distlock/core/driver";
 import { startRedis } from "@distlock/test-servers";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { providerPerTest } from "../../test/provider-per-test.js";
 import { keySlot } from "../keys/key-slot.js";
-import type { RedisLockProviderOptions } from "../options/redis-lock-provider-options.js";
-import { RedisLockProvider } from "../redis-lock-provider.js";
 import { SEMAPHORE_ACQUIRE_SCRIPT, SEMAPHORE_LEAVE_SCRIPT, SEMAPHORE_RELEASE_SCRIPT } from "./semaphore-scripts.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
 
-const providers: RedisLockProvider[] = [];
-afterEach(async () => {
-  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
-});
-
-function provider(options: Partial<RedisLockProviderOptions> = {}): RedisLockProvider {
-  const created = new RedisLockProvider({ url: server.url, ...options });
-  providers.push(created);
-  return created;
-}
+const provider = providerPerTest(server.url);
 
 const semaphoreName = (label: string) => `semaphore:${label}:${randomUUID()}`;
 const tag = (name: string) => `{distlock:${name}}`;
