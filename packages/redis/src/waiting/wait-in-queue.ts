@@ -47,9 +47,8 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       wake.open();
     },
   };
-  /** Set while an attempt is in flight; a hand-off message heard then may be older than the attempt. */
-  let attempting = false;
-  let heardDuringAttempt = false;
+  /** Hand-off messages taken so far: one taken while an attempt was in flight may be older than that attempt. */
+  let handOffsHeard = 0;
   const stopListening = await queue.listen(
     request.key,
     (message) => {
@@ -57,7 +56,7 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       if (message !== null && parsed?.waiterId !== waiterId) return;
       if (parsed !== undefined && !queue.claimHandOffs) {
         handOff = parsed;
-        heardDuringAttempt ||= attempting;
+        handOffsHeard++;
       }
       wake.open();
     },
@@ -68,15 +67,12 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
     for (;;) {
       signal.throwIfAborted();
       const sentAt = monotonicNow();
-      attempting = true;
-      heardDuringAttempt = false;
-      const result = await queue.attempt(request, waiterId).finally(() => {
-        attempting = false;
-      });
+      const heardBefore = handOffsHeard;
+      const result = await queue.attempt(request, waiterId);
       if (result.acquired) return stampGrant(result, sentAt);
       // Refused, so now in the server's line: a release here may pass the lock on directly.
       leaveLocalLine ??= queue.joinLocalLine?.(request.key, localWaiter);
-      if (heardDuringAttempt && passedAt === undefined) {
+      if (handOffsHeard !== heardBefore && passedAt === undefined) {
         // The message may have been published before this attempt ran and reached us only after it (a process paused
         // past the grant's lease hears both at once): a grant still live would have been this attempt's, so the
         // next attempt claims it or finds it gone; its lease is never dated from this refused one.
