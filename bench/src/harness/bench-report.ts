@@ -1,6 +1,6 @@
 import { type BenchScale, scaledMs } from "./bench-scale.js";
 import type { TargetOutcome } from "./bench-target.js";
-import { CONTENDED_WINDOW_MS } from "./contended-scenario.js";
+import { CONTENDED_WARM_UP_MS, CONTENDED_WINDOW_MS } from "./contended-scenario.js";
 import type { MachineInfo } from "./machine-info.js";
 import { renderMarkdownTable } from "./markdown-table.js";
 import type { GroupResult } from "./run-scenario-groups.js";
@@ -60,7 +60,7 @@ export function renderBenchReport(report: BenchReport): string {
     ...report.groups.flatMap((group) => (group.targets.length === 0 ? [] : targetTable(group.name, group.targets))),
     "## Plots",
     "",
-    `Contended hand-off (W workers over 4 OS processes loop acquire+release on one key, empty critical section, ${scaledMs(CONTENDED_WINDOW_MS, report.scale) / 1000} s window per point).`,
+    `Contended hand-off (W workers over 4 OS processes loop acquire+release on one key, empty critical section, ${scaledMs(CONTENDED_WINDOW_MS, report.scale) / 1000} s window per point, after ${scaledMs(CONTENDED_WARM_UP_MS, report.scale) / 1000} s of the same loop as warm-up).`,
     "Hand-off rate is acquisitions per second; wait is the time from a worker's acquire call to its grant (p99 of the acquisitions granted in the window);",
     "requests per acquisition are what the server received from the clients, divided by the acquisitions in the window.",
     "A subject whose workers livelocked (see `stuck workers` in its table) shows almost no acquisitions, and its wait covers only the few that got through.",

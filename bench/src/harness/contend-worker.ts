@@ -16,6 +16,11 @@ export interface ContendTask {
   readonly ttlMs: number;
 }
 
+/** When the workers start looping, and the measured window within their loop. */
+export interface ContendWindow extends Window {
+  readonly warmUpAt: number;
+}
+
 /** What one contending process reports. */
 export interface ContendReply {
   readonly acquisitions: readonly Acquisition[];
@@ -24,7 +29,7 @@ export interface ContendReply {
   /** Acquires or releases that threw (the loop goes on); the first one's description. */
   readonly errors: number;
   readonly firstError?: string;
-  /** The process's CPU time (user + system, µs) from the window's start until its loops ended, and the acquisitions made in it. */
+  /** The process's CPU time (user + system, µs) from the window's start until its loops ended, and the acquisitions granted in it. */
   readonly cpu: { readonly us: number; readonly acquisitions: number };
 }
 
@@ -53,12 +58,12 @@ async function warmUp(open: OpenSubject, task: ContendTask): Promise<void> {
   }
 }
 
-serveOneTask<ContendTask, Window, ContendReply>(async (task, ready) => {
+serveOneTask<ContendTask, ContendWindow, ContendReply>(async (task, ready) => {
   const open = await (await importSubject(task.subjectsModule, task.subject)).open(task.target);
   await warmUp(open, task);
   const window = await ready();
-  await sleepUntil(window.startAt);
-  const cpuAtStart = process.cpuUsage();
+  await sleepUntil(window.warmUpAt);
+  const cpuAtStart = sleepUntil(window.startAt).then(() => process.cpuUsage());
   const acquisitions: Acquisition[] = [];
   const errors: string[] = [];
   let acquiring = 0;
@@ -81,8 +86,8 @@ serveOneTask<ContendTask, Window, ContendReply>(async (task, ready) => {
     }),
   );
   const drained = await Promise.race([loops.then(() => true), sleepUntil(window.endAt + DRAIN_MS).then(() => false)]);
-  const cpuUsed = process.cpuUsage(cpuAtStart);
-  const cpu = { us: cpuUsed.user + cpuUsed.system, acquisitions: acquisitions.length };
+  const cpuUsed = process.cpuUsage(await cpuAtStart);
+  const cpu = { us: cpuUsed.user + cpuUsed.system, acquisitions: acquisitions.filter(([, , acquiredAt]) => acquiredAt >= window.startAt).length };
   // With acquires still in flight, close() may wait for them: the process exits after replying instead.
   if (drained) await open.close();
   return { acquisitions, stuck: drained ? 0 : acquiring, errors: errors.length, firstError: errors[0], cpu };

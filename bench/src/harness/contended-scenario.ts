@@ -1,7 +1,7 @@
 import { type BenchRow, type BenchTable, type Better, bestPeer } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledMs, scaledWorkerCounts } from "./bench-scale.js";
-import { type ContendReply, type ContendTask, DRAIN_MS } from "./contend-worker.js";
-import { contentionMetrics, type Window } from "./contention-metrics.js";
+import { type ContendReply, type ContendTask, type ContendWindow, DRAIN_MS } from "./contend-worker.js";
+import { contentionMetrics } from "./contention-metrics.js";
 import { type LockSubject, peerNames, permitsOf } from "./lock-subject.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
 import { sharedClockMs, sleepUntil } from "./stats.js";
@@ -9,6 +9,11 @@ import { runInProcesses } from "./worker-processes.js";
 
 /** The measured window of one contended run (before scaling). */
 export const CONTENDED_WINDOW_MS = 3_000;
+/**
+ * Before the window, every worker already loops on the same key this long (not counted): a subject is measured warm,
+ * its contended path compiled by V8 (in a cold 3 s window, 22 % of the workers' CPU went to V8's compiler).
+ */
+export const CONTENDED_WARM_UP_MS = 1_000;
 /** How long the worker processes may take to import, connect and warm up. */
 const READY_TIMEOUT_MS = 120_000;
 /** From the moment every worker is ready to the window's start: the start message's trip to each process. */
@@ -67,6 +72,7 @@ export async function contendedSweep<S extends LockSubject>(sweep: ContendedSwee
   const tables: BenchTable[] = [];
   const permits = permitsOf(sweep.subjects);
   const windowS = scaledMs(CONTENDED_WINDOW_MS, sweep.scale ?? DEFAULT_BENCH_SCALE) / 1000;
+  const warmUpS = scaledMs(CONTENDED_WARM_UP_MS, sweep.scale ?? DEFAULT_BENCH_SCALE) / 1000;
   for (const workers of scaledWorkerCounts(sweep.workerCounts, sweep.scale ?? DEFAULT_BENCH_SCALE)) {
     const shape = { processes: PROCESSES, workers, keyPerProcess: false };
     const rows: BenchRow[] = [];
@@ -75,7 +81,7 @@ export async function contendedSweep<S extends LockSubject>(sweep: ContendedSwee
     const held = permits === 1 ? "one key" : `one semaphore with N = ${permits} permits, each acquire taking one`;
     tables.push({
       id: `${sweep.id}-contended-w${workers}`,
-      title: `${sweep.system} ${contended}: W = ${workers} workers over ${PROCESSES} processes, ${held}, empty critical section, ${windowS} s`,
+      title: `${sweep.system} ${contended}: W = ${workers} workers over ${PROCESSES} processes, ${held}, empty critical section, ${windowS} s after ${warmUpS} s of warm-up`,
       rows,
       baseline: sweep.baseline ?? bestPeer(rows, peerNames(sweep.subjects), sweep.ratioOf, sweep.better ?? "lower"),
       ratioOf: sweep.ratioOf,
@@ -93,12 +99,13 @@ const noWindow = () => undefined;
 export async function measureContended<S extends LockSubject>(run: ContendedRun<S>, subject: S, shape: ContendShape): Promise<BenchRow> {
   const perProcess = (index: number) => Math.floor(shape.workers / shape.processes) + (index < shape.workers % shape.processes ? 1 : 0);
   const windowMs = scaledMs(CONTENDED_WINDOW_MS, run.scale ?? DEFAULT_BENCH_SCALE);
+  const warmUpMs = scaledMs(CONTENDED_WARM_UP_MS, run.scale ?? DEFAULT_BENCH_SCALE);
   const key = `${run.keyPrefix}${subject.id}-w${shape.workers}-p${shape.processes}${shape.keyPerProcess ? "-own-key" : ""}`;
-  let opened: (window: Window) => void = () => undefined;
-  const started = new Promise<Window>((resolve) => {
+  let opened: (window: ContendWindow) => void = () => undefined;
+  const started = new Promise<ContendWindow>((resolve) => {
     opened = resolve;
   });
-  const running = runInProcesses<ContendTask, Window, ContendReply>({
+  const running = runInProcesses<ContendTask, ContendWindow, ContendReply>({
     script: WORKER_SCRIPT,
     count: shape.processes,
     input: (index) => ({
@@ -111,13 +118,13 @@ export async function measureContended<S extends LockSubject>(run: ContendedRun<
       ttlMs: TTL_MS,
     }),
     start: () => {
-      const startAt = sharedClockMs() + START_DELAY_MS;
-      const window = { startAt, endAt: startAt + windowMs };
+      const warmUpAt = sharedClockMs() + START_DELAY_MS;
+      const window = { warmUpAt, startAt: warmUpAt + warmUpMs, endAt: warmUpAt + warmUpMs + windowMs };
       opened(window);
       return window;
     },
     readyTimeoutMs: READY_TIMEOUT_MS,
-    runTimeoutMs: START_DELAY_MS + windowMs + DRAIN_MS + EXIT_GRACE_MS,
+    runTimeoutMs: START_DELAY_MS + warmUpMs + windowMs + DRAIN_MS + EXIT_GRACE_MS,
   });
   const window = await Promise.race([started, running.then(noWindow, noWindow)]);
   if (window === undefined) {
