@@ -308,7 +308,8 @@ export class RedisLockDriver implements LockDriver {
    * last token passed here, the stale places of waiters passed here dropped, and the key handed to the head of the line.
    */
   #giveBack(cohort: ProcessCohort): Promise<{ held: boolean; holdCount: number }> {
-    const args = [cohort.serverSecret, cohort.lastToken.toString(), "", "0", ...cohort.leftLine];
+    // A cohort that passed nothing releases as any hold does (the script lowers the counter to the hold's own token).
+    const args = cohort.passes === 0 ? [cohort.serverSecret] : [cohort.serverSecret, cohort.lastToken.toString(), "", "0", ...cohort.leftLine];
     const released = this.#sendRelease({ keys: [this.layout.tag(cohort.key)], args, request: cohort.key, sentAt: monotonicNow() });
     return released.catch((error: unknown) => {
       this.#cohorts?.giveBackFailed(cohort);

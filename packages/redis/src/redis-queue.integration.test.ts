@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { type Lock, LockError, LockErrorCode } from "@distlock/core";
+import { LockError, LockErrorCode } from "@distlock/core";
 import { monotonicNow, newOwnerSecret } from "@distlock/core/driver";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../test/provider-per-test.js";
-import type { RedisLockProvider } from "./redis-lock-provider.js";
 import { QUEUED_ACQUIRE_SCRIPT } from "./scripts/queue-scripts.js";
 
 const server = await startRedis();

@@ -38,7 +38,6 @@ export class ProcessCohorts {
     if (earlier !== undefined) this.#end(earlier);
     const cohort = new ProcessCohort(request, granted, leaseFrom, queued > this.#lines.size(request.key));
     this.#cohorts.set(request.key, cohort);
-    this.#armExpiry(cohort);
   }
 
   /** The hold of `request.key` if it lingers here between holders and may go to `request`, taken at once; else undefined. */
@@ -73,6 +72,7 @@ export class ProcessCohorts {
       };
       signal.addEventListener("abort", onAbort, { once: true });
       cohort.line.push(waiter);
+      if (cohort.expiry === undefined) this.#armExpiry(cohort);
     });
   }
 
@@ -164,7 +164,10 @@ export class ProcessCohorts {
     for (const waiter of cohort.line.splice(0)) waiter.settle(undefined);
   }
 
-  /** At the lease's deadline (unless renewed), the line queues on the server; the holder keeps the record for its release. */
+  /**
+   * Armed once someone waits in the cohort (a timer per grant would cost every uncontended acquire): at the lease's
+   * deadline (unless renewed) the line queues on the server; the holder keeps the record for its release.
+   */
   #armExpiry(cohort: ProcessCohort): void {
     cohort.expiry = setTimeout(
       () => {
