@@ -308,10 +308,12 @@ export class RedisLockDriver implements LockDriver {
    * last token passed here, the stale places of waiters passed here dropped, and the key handed to the head of the line.
    */
   #giveBack(cohort: ProcessCohort): Promise<{ held: boolean; holdCount: number }> {
-    // A cohort that passed nothing releases as any hold does (the script lowers the counter to the hold's own token).
-    const args = cohort.passes === 0 ? [cohort.serverSecret] : [cohort.serverSecret, cohort.lastToken.toString(), "", "0", ...cohort.leftLine];
-    const released = this.#sendRelease({ keys: [this.layout.tag(cohort.key)], args, request: cohort.key, sentAt: monotonicNow() });
-    return released.catch((error: unknown) => {
+    const keys = [this.layout.tag(cohort.key)];
+    // A cohort that passed nothing releases as any hold does (the script lowers the counter to the hold's own token), and
+    // so may its holder's retry after a failure.
+    if (cohort.passes === 0) return this.#sendRelease({ keys, args: [cohort.serverSecret], request: cohort.key, sentAt: monotonicNow() });
+    const args = [cohort.serverSecret, cohort.lastToken.toString(), "", "0", ...cohort.leftLine];
+    return this.#sendRelease({ keys, args, request: cohort.key, sentAt: monotonicNow() }).catch((error: unknown) => {
       this.#cohorts?.giveBackFailed(cohort);
       throw error;
     });

@@ -137,6 +137,7 @@ export class ProcessCohorts {
 
   /** Passes the hold to the first fitting waiter of this process in the server's line; its stale place is dropped at the give-back. */
   #passToQueued(cohort: ProcessCohort, releasing: string): boolean {
+    if (this.#lines.size(cohort.key) === 0) return false;
     const fits = (waiter: LocalWaiter) => waiter.freshOwner && waiter.ttlMs === cohort.ttlMs && waiter.ownerSecret !== releasing;
     for (let waiter = this.#lines.takeFirst(cohort.key, fits); waiter !== undefined; waiter = this.#lines.takeFirst(cohort.key, fits)) {
       const granted = cohort.nextGrant();
@@ -161,7 +162,7 @@ export class ProcessCohorts {
     cohort.closing = true;
     clearTimeout(cohort.expiry);
     if (this.#cohorts.get(cohort.key) === cohort) this.#cohorts.delete(cohort.key);
-    for (const waiter of cohort.line.splice(0)) waiter.settle(undefined);
+    if (cohort.line.length > 0) for (const waiter of cohort.line.splice(0)) waiter.settle(undefined);
   }
 
   /**
