@@ -1,6 +1,8 @@
 import { conservativeDeadline, type DriverAcquireRequest, type DriverGranted, monotonicNow } from "@distlock/core/driver";
 import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
 
+const BLOCK = BigInt(TOKEN_BLOCK);
+
 /** An acquire of this process waiting for the cohort's hold, outside the server's line. */
 export interface CohortWaiter {
   readonly request: DriverAcquireRequest;
@@ -46,7 +48,7 @@ export class ProcessCohort {
     this.holder = request.ownerSecret;
     this.ttlMs = request.ttlMs;
     this.lastToken = granted.fencingToken as bigint;
-    this.lastReserved = this.lastToken + BigInt(TOKEN_BLOCK);
+    this.lastReserved = this.lastToken + BLOCK;
     this.leaseFrom = leaseFrom;
     this.leaseTtlMs = granted.ttlMs;
     this.othersQueued = othersQueued;
