@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
+import { type AcquireOptions, type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../test/provider-per-test.js";
@@ -29,18 +29,30 @@ function takeTurn(grants: Grant[], name: string, side: LockProvider, k: string):
   });
 }
 
+/**
+ * `k` held by `side`, handed to it from the server's line (behind a holder elsewhere), so that the grant reserved a
+ * token block: a grant of a free key with an empty line reserves none, and its cohort passes nothing without a call.
+ */
+async function heldFromTheLine(k: string, side: LockProvider, options: AcquireOptions = TTL): Promise<Lock> {
+  const first = await provider().acquire(k, TTL);
+  const holder = side.acquire(k, options);
+  await expect.poll(() => queueLength(k)).toBe(1);
+  await first.release();
+  return holder;
+}
+
 describe("redis process cohorts", () => {
   it("a release passes the key to acquirers of its own provider with no server call, at most localPasses times in a row, with the next tokens of the grant's block; then the line elsewhere gets it", async () => {
     const here = watchedProvider({ localPasses: 2 });
     const k = key("bound");
     const grants: Grant[] = [];
-    const holder = await here.provider.acquire(k, TTL);
+    const holder = await heldFromTheLine(k, here.provider);
     const remote = takeTurn(grants, "remote", provider(), k);
     await expect.poll(() => queueLength(k)).toBe(1);
     const locals = ["local-1", "local-2", "local-3"].map((name) => takeTurn(grants, name, here.provider, k));
     // Each local acquire is refused once on the server; the two the cohort may still pass the key to wait in it, the
     // third queues on the server behind the remote waiter.
-    await expect.poll(() => here.waits()).toBe(3);
+    await expect.poll(() => here.waits()).toBe(4);
     await expect.poll(() => queueLength(k)).toBe(2);
     await holder.release();
     await Promise.all([remote, ...locals]);
@@ -94,10 +106,10 @@ describe("redis process cohorts", () => {
     const here = watchedProvider({ localPasses: 100 });
     const k = key("lost");
     const ttl = { ttlMs: 900 };
-    let lock: Lock = await here.provider.acquire(k, ttl);
+    let lock = await heldFromTheLine(k, here.provider, ttl);
     for (let i = 0; i < 5; i++) {
       const next = here.provider.acquire(k, ttl);
-      await expect.poll(() => here.waits()).toBe(i + 1);
+      await expect.poll(() => here.waits()).toBe(i + 2);
       await lock.release();
       lock = await next;
     }
@@ -113,9 +125,9 @@ describe("redis process cohorts", () => {
   it("a cohort's holder renews the cohort's hold on the server, and its renewal fails with LOCK_LOST once the server dropped it", async () => {
     const here = watchedProvider({ localPasses: 4 });
     const k = key("renew");
-    const holder = await here.provider.acquire(k, { ttlMs: 2_000 });
+    const holder = await heldFromTheLine(k, here.provider, { ttlMs: 2_000 });
     const next = here.provider.acquire(k, { ttlMs: 2_000 });
-    await expect.poll(() => here.waits()).toBe(1);
+    await expect.poll(() => here.waits()).toBe(2);
     await holder.release();
     const passed = await next;
     expect(passed.fencingToken).toBe((holder.fencingToken as bigint) + 1n);
@@ -131,9 +143,9 @@ describe("redis process cohorts", () => {
     const here = watchedProvider({ localPasses: 4 });
     const k = key("expired");
     const short = { ttlMs: 500, autoRenew: false };
-    const holder = await here.provider.acquire(k, short);
+    const holder = await heldFromTheLine(k, here.provider, short);
     const next = here.provider.acquire(k, short);
-    await expect.poll(() => here.waits()).toBe(1);
+    await expect.poll(() => here.waits()).toBe(2);
     await holder.release();
     const passed = await next;
     expect(passed.fencingToken).toBe((holder.fencingToken as bigint) + 1n);
@@ -143,6 +155,18 @@ describe("redis process cohorts", () => {
     expect(later.fencingToken as bigint).toBeGreaterThan((holder.fencingToken as bigint) + BigInt(TOKEN_BLOCK));
     await later.release();
     await expect(passed.release()).rejects.toMatchObject({ code: LockErrorCode.LockLost });
+  });
+
+  it("a grant through the line reserves a token block and its release gives the rest back; a free key taken with an empty line reserves none", async () => {
+    const k = key("block");
+    const fence = () => server.command("GET", `${tag(k)}:fence`);
+    const free = await provider().acquire(k, TTL);
+    expect(await fence()).toBe(String(free.fencingToken));
+    await free.release();
+    const fromLine = await heldFromTheLine(k, provider());
+    expect(await fence()).toBe(String((fromLine.fencingToken as bigint) + BigInt(TOKEN_BLOCK)));
+    await fromLine.release();
+    expect(await fence()).toBe(String(fromLine.fencingToken));
   });
 
   it("with localPasses 0 the line stays strictly first come, first served across providers", async () => {
@@ -171,7 +195,7 @@ describe("redis process cohorts", () => {
     await holder.release();
     const lock = await waiting;
     expect(await scriptCalls()).toBe(before + 1);
-    expect(lock.fencingToken as bigint).toBeGreaterThan((holder.fencingToken as bigint) + BigInt(TOKEN_BLOCK));
+    expect(lock.fencingToken as bigint).toBeGreaterThan(holder.fencingToken as bigint);
     expect(Number(await server.command("PTTL", `${tag(k)}:lock`))).toBeLessThanOrEqual(2_000);
     await server.command("DEL", `${tag(k)}:lock`);
     const error = await lock.renew().catch((e: unknown) => e);

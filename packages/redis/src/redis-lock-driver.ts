@@ -280,7 +280,8 @@ export class RedisLockDriver implements LockDriver {
     const result: DriverGranted = fresh
       ? { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs: request.ttlMs }
       : { acquired: true, fencingToken: BigInt(reply[1]), holdCount: Number(reply[2]), ttlMs: Number(reply[3]) };
-    this.#cohorts?.granted(request, result, sentAt, 0);
+    // A fresh grant (a string) took a free key with an empty line and reserved no token block; one through the line did.
+    this.#cohorts?.granted(request, result, sentAt, 0, !fresh);
     if (result.holdCount > 1 || this.#config.settings.waitForReplicas === 0) return result;
     return this.#awaitReplicas(request.key, request.ownerSecret).then(() => result);
   }
@@ -298,7 +299,8 @@ export class RedisLockDriver implements LockDriver {
     const cohorts = this.#cohorts;
     if (cohorts === undefined) return waiting;
     return waiting.then((granted: QueuedGrant) => {
-      cohorts.granted(request, granted, granted.grantedAt as number, granted.queued);
+      // A grant from the line (a hand-off or a pass); one this wait's own attempt made is recorded already.
+      cohorts.granted(request, granted, granted.grantedAt as number, granted.queued, true);
       return granted;
     });
   }

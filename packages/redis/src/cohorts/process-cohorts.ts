@@ -27,16 +27,16 @@ export class ProcessCohorts {
 
   /**
    * A server grant of `request.key` to `request` (its lease started no earlier than `leaseFrom`; `queued` waiters were
-   * left in the server's line): a fresh owner's starts a cohort. A grant by the server proves an earlier cohort here
-   * lost the key.
+   * left in the server's line; `reserved`: it reserved a token block): a fresh owner's starts a cohort. A grant by the
+   * server proves an earlier cohort here lost the key.
    */
-  granted(request: DriverAcquireRequest, granted: DriverGranted, leaseFrom: number, queued: number): void {
+  granted(request: DriverAcquireRequest, granted: DriverGranted, leaseFrom: number, queued: number, reserved: boolean): void {
     if (request.freshOwner !== true || granted.holdCount !== 1 || granted.fencingToken === null) return;
     const earlier = this.#cohorts.get(request.key);
     // A pass here is already recorded; a token above the block is the server's own grant (the cohort lost the key).
     if (earlier?.holder === request.ownerSecret && (granted.fencingToken as bigint) <= earlier.lastToken) return;
     if (earlier !== undefined) this.#end(earlier);
-    const cohort = new ProcessCohort(request, granted, leaseFrom, queued > this.#lines.size(request.key));
+    const cohort = new ProcessCohort(request, granted, leaseFrom, queued > this.#lines.size(request.key), reserved);
     this.#cohorts.set(request.key, cohort);
   }
 

@@ -35,23 +35,24 @@ end
 `;
 
 /**
- * How many fencing tokens past its own a lock grant reserves: the holder's process may hand the hold on to its own next
- * acquirers without a server call, each with the next token of the block (see "Process cohorts" in the README).
+ * How many fencing tokens past its own a lock grant through the line reserves (a grant of a free key with an empty line
+ * reserves none): the holder's process may hand the hold on to its own next acquirers without a server call, each with
+ * the next token of the block (see "Process cohorts" in the README).
  */
 export const TOKEN_BLOCK = 1024;
 
 /**
  * The next fencing token of a key: max(counter + 1, server clock in µs), kept in the never-expiring
  * counter `fence`, so it rises even if the counter was lost as long as the clock does not go back.
- * The counter is set to the token plus `block` (0 when absent): the next `block` tokens are the holder's to use, and
+ * The counter is set to the token plus `block` (when given): the next `block` tokens are the holder's to use, and
  * any later grant's token is above them. SET … GET (Redis 6.2+) swaps the counter and reads the old value in one call.
  */
 export const NEXT_TOKEN = `
 local function next_token(fence, clock, block)
-  local reserved = block or 0
-  local last = tonumber(redis.call("SET", fence, string.format("%.0f", clock + reserved), "GET") or "0")
-  if last < clock then return string.format("%.0f", clock) end
-  redis.call("SET", fence, string.format("%.0f", last + 1 + reserved))
+  local token = string.format("%.0f", clock)
+  local last = tonumber(redis.call("SET", fence, block and string.format("%.0f", clock + block) or token, "GET") or "0")
+  if last < clock then return token end
+  redis.call("SET", fence, string.format("%.0f", last + 1 + (block or 0)))
   return string.format("%.0f", last + 1)
 end
 `;

@@ -1,4 +1,4 @@
-import { HAND_OFF, KEEP_QUEUE, NEXT_TOKEN, NOW_US, PASS_LOCALLY, REENTER, TOKEN_BLOCK } from "./lua-functions.js";
+import { HAND_OFF, KEEP_QUEUE, NEXT_TOKEN, NOW_US, PASS_LOCALLY, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
@@ -26,7 +26,7 @@ export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
 ${QUEUE_KEYS}
 local secret, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
 if redis.call("EXISTS", lock, queue) == 0 then
-  local token = next_token(fence, now_us(), ${TOKEN_BLOCK})
+  local token = next_token(fence, now_us())
   redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token)
   redis.call("PEXPIRE", lock, ttl)
   return token
@@ -50,7 +50,7 @@ if not hold[1] then
     return {1, redis.call("HGET", lock, "token"), 1, ttl}
   end
   if not handed_to then
-    local token = next_token(fence, clock, ${TOKEN_BLOCK})
+    local token = next_token(fence, clock)
     redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "queued", 1)
     redis.call("PEXPIRE", lock, ttl)
     return token
@@ -71,9 +71,10 @@ return redis.call("PTTL", lock)
 );
 
 /**
- * Drops one level of a hold; at zero deletes it, gives back the rest of its token block (the counter goes down to the
- * last token the hold used, which the owner check proves is the last one issued) and hands the lock to the first live
- * waiter, if any, or first passes it locally (`PASS_LOCALLY`) to a waiter of the releasing process.
+ * Drops one level of a hold; at zero deletes it and, for a hold others may have queued behind (`queued`: every hold
+ * granted through the line, which reserved a token block, is one), gives back the rest of its token block (the counter
+ * goes down to the last token the hold used, which the owner check proves is the last one issued) and hands the lock
+ * to the first live waiter, if any, or first passes it locally (`PASS_LOCALLY`) to a waiter of the releasing process.
  * ARGV: owner secret, then optionally the last token the hold used ("" for its own), that waiter's id ("" for none),
  * "1" if the pass may jump earlier waiters ("0" if only in its turn), and the ids of waiters of the releasing process
  * that took the hold from it without a server call (their places in the line are dropped, even if the hold was lost).
@@ -91,8 +92,9 @@ local hold = redis.call("HMGET", lock, "owner", "count", "queued", "token")
 if hold[1] ~= ARGV[1] then return -1 end
 if tonumber(hold[2]) > 1 then return redis.call("HINCRBY", lock, "count", -1) end
 redis.call("DEL", lock)
+if not hold[3] then return 0 end
 redis.call("SET", fence, ARGV[2] ~= nil and ARGV[2] ~= "" and ARGV[2] or hold[4])
-if not hold[3] or redis.call("EXISTS", queue) == 0 then return 0 end
+if redis.call("EXISTS", queue) == 0 then return 0 end
 ${NOW_US}${NEXT_TOKEN}${HAND_OFF}${PASS_LOCALLY}
 local clock = now_us()
 if ARGV[3] and ARGV[3] ~= "" then
