@@ -59,11 +59,15 @@ interface LocalOffer {
 /** What the release script answers: the hold count left, -1 when not held, or {token, ttl ms, jumped 1|0, waiters left} for a local pass. */
 type ReleaseReply = number | [string, number, number, number];
 
-/** One script call on the hot path: what it sent (for a resend after NOSCRIPT), the request it serves and when it was sent. */
+/** One script call on the hot path: what it sent (for a resend after NOSCRIPT) and the request it serves. */
 interface ScriptCall<R> {
   readonly keys: readonly string[];
   readonly args: readonly (string | number)[];
   readonly request: R;
+}
+
+/** An acquire attempt's call, and when it was sent (a grant's lease started after it). */
+interface AttemptCall extends ScriptCall<DriverAcquireRequest> {
   readonly sentAt: number;
 }
 
@@ -95,7 +99,7 @@ export class RedisLockDriver implements LockDriver {
   readonly #queue: QueueAccess;
   readonly #deadlines = new CallDeadlines();
   /** The hot path's outcomes, made once: an acquire or release allocates no closures of its own. */
-  readonly #acquireOutcomes: CallOutcomes<unknown, DriverAcquireResult, ScriptCall<DriverAcquireRequest>>;
+  readonly #acquireOutcomes: CallOutcomes<unknown, DriverAcquireResult, AttemptCall>;
   /** A release's request is its key, or the offer it made to a waiter here. */
   readonly #releaseOutcomes: CallOutcomes<unknown, { held: boolean; holdCount: number }, ScriptCall<LocalOffer | string>>;
   /** Undefined when releases pass nothing locally (`localPasses` 0, or `waitForReplicas`: a grant must be claimed). */
@@ -205,11 +209,10 @@ export class RedisLockDriver implements LockDriver {
     const keys = [this.layout.tag(key)];
     const lines = this.#localLines;
     const waiter = lines?.next(key, ownerSecret);
-    const sentAt = monotonicNow();
     const call: ScriptCall<LocalOffer | string> =
       lines === undefined || waiter === undefined
-        ? { keys, args: [ownerSecret], request: key, sentAt }
-        : { keys, args: [ownerSecret, "", waiter.waiterId, lines.mayJump(key) ? "1" : "0"], request: { key, waiter, sentAt }, sentAt };
+        ? { keys, args: [ownerSecret], request: key }
+        : { keys, args: [ownerSecret, "", waiter.waiterId, lines.mayJump(key) ? "1" : "0"], request: { key, waiter, sentAt: monotonicNow() } };
     return this.#sendRelease(call);
   }
 
@@ -274,7 +277,7 @@ export class RedisLockDriver implements LockDriver {
   }
 
   /** The acquire script's reply as a result; a fresh hold waits for the replicas first when `waitForReplicas` asks it to. */
-  #acquireResult(reply: AcquireReply, { request, sentAt }: ScriptCall<DriverAcquireRequest>): DriverAcquireResult | Promise<DriverAcquireResult> {
+  #acquireResult(reply: AcquireReply, { request, sentAt }: AttemptCall): DriverAcquireResult | Promise<DriverAcquireResult> {
     if (typeof reply === "number") return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#config.settings.commandTimeoutMs };
     const fresh = typeof reply === "string";
     const result: DriverGranted = fresh
@@ -313,9 +316,9 @@ export class RedisLockDriver implements LockDriver {
     const keys = [this.layout.tag(cohort.key)];
     // A cohort that passed nothing releases as any hold does (the script lowers the counter to the hold's own token), and
     // so may its holder's retry after a failure.
-    if (cohort.passes === 0) return this.#sendRelease({ keys, args: [cohort.serverSecret], request: cohort.key, sentAt: monotonicNow() });
+    if (cohort.passes === 0) return this.#sendRelease({ keys, args: [cohort.serverSecret], request: cohort.key });
     const args = [cohort.serverSecret, cohort.lastToken.toString(), "", "0", ...cohort.leftLine];
-    return this.#sendRelease({ keys, args, request: cohort.key, sentAt: monotonicNow() }).catch((error: unknown) => {
+    return this.#sendRelease({ keys, args, request: cohort.key }).catch((error: unknown) => {
       this.#cohorts?.giveBackFailed(cohort);
       throw error;
     });

@@ -36,6 +36,8 @@ export class ProcessCohorts {
     // A pass here is already recorded; a token above the block is the server's own grant (the cohort lost the key).
     if (earlier?.holder === request.ownerSecret && (granted.fencingToken as bigint) <= earlier.lastToken) return;
     if (earlier !== undefined) this.#end(earlier);
+    // Without a token block nothing can be passed: the hold is an ordinary one (the uncontended path makes no cohort).
+    if (!reserved) return;
     const cohort = new ProcessCohort(request, granted, leaseFrom, queued > this.#lines.size(request.key), reserved);
     this.#cohorts.set(request.key, cohort);
   }
