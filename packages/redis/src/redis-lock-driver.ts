@@ -12,6 +12,8 @@ import {
   monotonicNow,
 } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
+import type { ProcessCohort } from "./cohorts/process-cohort.js";
+import { ProcessCohorts } from "./cohorts/process-cohorts.js";
 import { LastConnectionError } from "./connection/last-connection-error.js";
 import type { RespConnection } from "./connection/resp-connection.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
@@ -24,7 +26,7 @@ import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
 import { RedisSemaphoreDriver } from "./semaphore/redis-semaphore-driver.js";
 import { LocalLines, type LocalWaiter } from "./waiting/local-lines.js";
 import { type ChannelListener, ReleaseSubscriber } from "./waiting/release-subscriber.js";
-import { type QueueAccess, waitInQueue } from "./waiting/wait-in-queue.js";
+import { type QueueAccess, type QueuedGrant, waitInQueue } from "./waiting/wait-in-queue.js";
 
 /** The calls the driver makes on its command connection: ioredis's, or the lean `RespConnection`. */
 interface RedisCommands extends ScriptTarget {
@@ -54,14 +56,19 @@ interface LocalOffer {
   readonly sentAt: number;
 }
 
-/** What the release script answers: the hold count left, -1 when not held, or {token, ttl ms, jumped 1|0} for a local pass. */
-type ReleaseReply = number | [string, number, number];
+/** What the release script answers: the hold count left, -1 when not held, or {token, ttl ms, jumped 1|0, waiters left} for a local pass. */
+type ReleaseReply = number | [string, number, number, number];
 
 /** One script call on the hot path: what it sent (for a resend after NOSCRIPT) and the request it serves. */
 interface ScriptCall<R> {
   readonly keys: readonly string[];
   readonly args: readonly (string | number)[];
   readonly request: R;
+}
+
+/** An acquire attempt's call, and when it was sent (a grant's lease started after it). */
+interface AttemptCall extends ScriptCall<DriverAcquireRequest> {
+  readonly sentAt: number;
 }
 
 const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
@@ -92,11 +99,13 @@ export class RedisLockDriver implements LockDriver {
   readonly #queue: QueueAccess;
   readonly #deadlines = new CallDeadlines();
   /** The hot path's outcomes, made once: an acquire or release allocates no closures of its own. */
-  readonly #acquireOutcomes: CallOutcomes<unknown, DriverAcquireResult, ScriptCall<DriverAcquireRequest>>;
+  readonly #acquireOutcomes: CallOutcomes<unknown, DriverAcquireResult, AttemptCall>;
   /** A release's request is its key, or the offer it made to a waiter here. */
   readonly #releaseOutcomes: CallOutcomes<unknown, { held: boolean; holdCount: number }, ScriptCall<LocalOffer | string>>;
   /** Undefined when releases pass nothing locally (`localPasses` 0, or `waitForReplicas`: a grant must be claimed). */
   readonly #localLines: LocalLines | undefined;
+  /** The keys held here that pass among this process's fresh owners without a server call; undefined with `#localLines`. */
+  readonly #cohorts: ProcessCohorts | undefined;
   readonly #anyOutcomes: CallOutcomes<unknown, unknown, string>;
 
   constructor(config: RedisLockDriverConfig) {
@@ -106,6 +115,10 @@ export class RedisLockDriver implements LockDriver {
     this.layout = new RedisKeyLayout(config.settings.prefix);
     const { localPasses, waitForReplicas } = config.settings;
     this.#localLines = localPasses > 0 && waitForReplicas === 0 ? new LocalLines(localPasses) : undefined;
+    this.#cohorts =
+      this.#localLines === undefined
+        ? undefined
+        : new ProcessCohorts(localPasses, this.#localLines, (cohort) => void this.#giveBack(cohort).catch(() => undefined));
     // The client connects too once `list` scans on it, so its errors are tracked even when `commands` carries the lock calls.
     if (config.ownsClient) for (const connection of [config.commands, config.client]) if (connection !== undefined) this.#connectionErrors.track(connection);
     this.#subscriber = new ReleaseSubscriber({
@@ -137,7 +150,7 @@ export class RedisLockDriver implements LockDriver {
     };
     this.#acquireOutcomes = {
       ...this.#scriptOutcomes("acquire", QUEUED_ACQUIRE_SCRIPT),
-      value: (reply, call) => this.#acquireResult(reply as AcquireReply, call.request),
+      value: (reply, call) => this.#acquireResult(reply as AcquireReply, call),
       late: (reply, { request }) => this.#releaseLateGrant(request.key, request.ownerSecret, reply),
     };
     this.#releaseOutcomes = {
@@ -152,7 +165,8 @@ export class RedisLockDriver implements LockDriver {
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
-    return this.#attempt(request, undefined);
+    const passed = this.#cohorts?.take(request);
+    return passed === undefined ? this.#attempt(request, undefined) : Promise.resolve(passed);
   }
 
   isWatching(key: string): boolean {
@@ -161,10 +175,16 @@ export class RedisLockDriver implements LockDriver {
 
   /** Queues on the server and takes the lock when a release hands it over (FIFO across processes). */
   acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
-    return waitInQueue(this.#queue, request, wait.signal);
+    const inCohort = this.#cohorts?.wait(request, wait.signal);
+    if (inCohort === undefined) return this.#waitInQueue(request, wait.signal);
+    return inCohort.then((granted) => granted ?? this.#waitInQueue(request, wait.signal));
   }
 
-  async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
+  /** Extends leases; a cohort's holder renews the cohort's server hold. */
+  async renew(ownRenewals: readonly DriverRenewal[]): Promise<boolean[]> {
+    const cohorts = this.#cohorts;
+    const renewals = cohorts === undefined ? ownRenewals : ownRenewals.map((renewal) => asServerRenewal(cohorts, renewal));
+    const sentAt = monotonicNow();
     const renewed = renewals.map(() => false);
     await Promise.all(
       this.#renewalBatches(renewals).map(async (batch) => {
@@ -176,20 +196,24 @@ export class RedisLockDriver implements LockDriver {
         });
       }),
     );
+    if (cohorts !== undefined) {
+      for (const [i, { key, ownerSecret, ttlMs }] of renewals.entries()) cohorts.renewed(key, ownerSecret, sentAt, ttlMs, renewed[i] === true);
+    }
     return renewed;
   }
 
   /** Drops one level; at zero the lock goes to the next waiter of this process (within `localPasses`) or to the line. */
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
+    const inCohort = this.#cohorts?.release(key, ownerSecret);
+    if (inCohort !== undefined) return inCohort === "passed" ? Promise.resolve(FREED) : this.#giveBack(inCohort);
     const keys = [this.layout.tag(key)];
     const lines = this.#localLines;
     const waiter = lines?.next(key, ownerSecret);
     const call: ScriptCall<LocalOffer | string> =
       lines === undefined || waiter === undefined
         ? { keys, args: [ownerSecret], request: key }
-        : { keys, args: [ownerSecret, waiter.waiterId, lines.mayJump(key) ? "1" : "0"], request: { key, waiter, sentAt: monotonicNow() } };
-    const reply = QUEUED_RELEASE_SCRIPT.send(this.#target, call.keys, call.args);
-    return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#releaseOutcomes, call);
+        : { keys, args: [ownerSecret, "", waiter.waiterId, lines.mayJump(key) ? "1" : "0"], request: { key, waiter, sentAt: monotonicNow() } };
+    return this.#sendRelease(call);
   }
 
   async inspect(key: string): Promise<LockState | null> {
@@ -213,11 +237,13 @@ export class RedisLockDriver implements LockDriver {
   }
 
   async forceRelease(key: string): Promise<boolean> {
+    this.#cohorts?.drop(key);
     return (await this.#run("forceRelease", QUEUED_FORCE_RELEASE_SCRIPT, [this.layout.tag(key)], [])) === 1;
   }
 
   /** Disconnects at once (no QUIT round trip): the provider has already released its holds, and nothing may wait on a dead server. */
   async close(): Promise<void> {
+    await Promise.allSettled((this.#cohorts?.endAll() ?? []).map((cohort) => this.#giveBack(cohort)));
     await this.#subscriber.close();
     this.#config.commands?.disconnect();
     if (this.#config.ownsClient) this.#client.disconnect();
@@ -245,27 +271,62 @@ export class RedisLockDriver implements LockDriver {
     const { ownerSecret, ttlMs } = request;
     const args =
       waiterId === undefined ? [ownerSecret, ttlMs, request.holder] : [ownerSecret, ttlMs, request.holder, waiterId, this.#config.settings.waiterLeaseMs];
-    const call = { keys: [this.layout.tag(request.key)], args, request };
+    const call = { keys: [this.layout.tag(request.key)], args, request, sentAt: monotonicNow() };
     const reply = QUEUED_ACQUIRE_SCRIPT.send(this.#target, call.keys, call.args);
     return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#acquireOutcomes, call);
   }
 
   /** The acquire script's reply as a result; a fresh hold waits for the replicas first when `waitForReplicas` asks it to. */
-  #acquireResult(reply: AcquireReply, request: DriverAcquireRequest): DriverAcquireResult | Promise<DriverAcquireResult> {
+  #acquireResult(reply: AcquireReply, { request, sentAt }: AttemptCall): DriverAcquireResult | Promise<DriverAcquireResult> {
     if (typeof reply === "number") return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#config.settings.commandTimeoutMs };
     const fresh = typeof reply === "string";
     const result: DriverGranted = fresh
       ? { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs: request.ttlMs }
       : { acquired: true, fencingToken: BigInt(reply[1]), holdCount: Number(reply[2]), ttlMs: Number(reply[3]) };
+    // A fresh grant (a string) took a free key with an empty line and reserved no token block; one through the line did.
+    this.#cohorts?.granted(request, result, sentAt, 0, !fresh);
     if (result.holdCount > 1 || this.#config.settings.waitForReplicas === 0) return result;
     return this.#awaitReplicas(request.key, request.ownerSecret).then(() => result);
   }
 
   /** The release script passed the lock to `offer.waiter`: counts the pass and hands the waiter its grant. */
-  #passedLocally(offer: LocalOffer, [token, ttlMs, jumped]: [string, number, number]): typeof FREED {
+  #passedLocally(offer: LocalOffer, [token, ttlMs, jumped, queued]: [string, number, number, number]): typeof FREED {
     this.#localLines?.passed(offer.key, jumped === 1);
-    offer.waiter.take({ fencingToken: BigInt(token), ttlMs: Number(ttlMs), grantedAt: offer.sentAt });
+    offer.waiter.take({ fencingToken: BigInt(token), ttlMs: Number(ttlMs), grantedAt: offer.sentAt, keepsLease: false, queued: Number(queued) });
     return FREED;
+  }
+
+  /** Waits in the server's line; a grant there to a fresh owner starts a process cohort. */
+  #waitInQueue(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
+    const waiting = waitInQueue(this.#queue, request, signal);
+    const cohorts = this.#cohorts;
+    if (cohorts === undefined) return waiting;
+    return waiting.then((granted: QueuedGrant) => {
+      // A grant from the line (a hand-off or a pass); one this wait's own attempt made is recorded already.
+      cohorts.granted(request, granted, granted.grantedAt as number, granted.queued, true);
+      return granted;
+    });
+  }
+
+  /**
+   * Gives a cohort's hold back to the server: owner-checked under its server secret, the token counter lowered to the
+   * last token passed here, the stale places of waiters passed here dropped, and the key handed to the head of the line.
+   */
+  #giveBack(cohort: ProcessCohort): Promise<{ held: boolean; holdCount: number }> {
+    const keys = [this.layout.tag(cohort.key)];
+    // A cohort that passed nothing releases as any hold does (the script lowers the counter to the hold's own token), and
+    // so may its holder's retry after a failure.
+    if (cohort.passes === 0) return this.#sendRelease({ keys, args: [cohort.serverSecret], request: cohort.key });
+    const args = [cohort.serverSecret, cohort.lastToken.toString(), "", "0", ...cohort.leftLine];
+    return this.#sendRelease({ keys, args, request: cohort.key }).catch((error: unknown) => {
+      this.#cohorts?.giveBackFailed(cohort);
+      throw error;
+    });
+  }
+
+  #sendRelease(call: ScriptCall<LocalOffer | string>): Promise<{ held: boolean; holdCount: number }> {
+    const reply = QUEUED_RELEASE_SCRIPT.send(this.#target, call.keys, call.args);
+    return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#releaseOutcomes, call);
   }
 
   #releaseLateGrant(key: string, ownerSecret: string, reply: unknown): void {
@@ -330,4 +391,10 @@ export class RedisLockDriver implements LockDriver {
     if (BackendUnavailableError.is(error)) return error;
     return new BackendUnavailableError("redis", `${operation} on ${this.#config.target} failed: ${this.#connectionErrors.explain(error)}`, { cause: error });
   }
+}
+
+/** `renewal` as the server knows it: under the cohort's server secret when its owner holds a cohort's hold here. */
+function asServerRenewal(cohorts: ProcessCohorts, renewal: DriverRenewal): DriverRenewal {
+  const ownerSecret = cohorts.serverSecret(renewal.key, renewal.ownerSecret);
+  return ownerSecret === renewal.ownerSecret ? renewal : { key: renewal.key, ownerSecret, ttlMs: renewal.ttlMs };
 }

@@ -11,6 +11,11 @@ export interface DriverAcquireRequest {
   readonly holder: string;
   /** Lease length, already rounded to the driver's granularity. */
   readonly ttlMs: number;
+  /**
+   * True when core drew `ownerSecret` for this acquire alone (no `owner` option, no enclosing owner scope): no other
+   * acquire, here or in another process, ever brings it, so the hold cannot be re-entered or released from elsewhere.
+   */
+  readonly freshOwner?: boolean;
 }
 
 /** The key was taken (fresh or re-entered). */

@@ -194,6 +194,7 @@ export class DriverLockProvider implements LockProvider {
       ownerSecret: knownOwner ?? newOwnerSecret(),
       holder: this.#holder,
       ttlMs: roundTtl(settings.ttlMs ?? DEFAULT_TTL_MS, this.capabilities),
+      freshOwner: knownOwner === undefined,
     };
     return { request, settings, newOwner: knownOwner === undefined };
   }

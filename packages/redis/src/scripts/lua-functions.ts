@@ -35,19 +35,25 @@ end
 `;
 
 /**
+ * How many fencing tokens past its own a lock grant through the line reserves (a grant of a free key with an empty line
+ * reserves none): the holder's process may hand the hold on to its own next acquirers without a server call, each with
+ * the next token of the block (see "Process cohorts" in the README).
+ */
+export const TOKEN_BLOCK = 1024;
+
+/**
  * The next fencing token of a key: max(counter + 1, server clock in µs), kept in the never-expiring
  * counter `fence`, so it rises even if the counter was lost as long as the clock does not go back.
- * SET … GET (Redis 6.2+) swaps the counter to the clock and reads the old value in one call.
+ * The counter is set to the token plus `block` (when given): the next `block` tokens are the holder's to use, and
+ * any later grant's token is above them. SET … GET (Redis 6.2+) swaps the counter and reads the old value in one call.
  */
 export const NEXT_TOKEN = `
-local function next_token(fence, clock)
+local function next_token(fence, clock, block)
   local token = string.format("%.0f", clock)
-  local last = tonumber(redis.call("SET", fence, token, "GET") or "0")
-  if last >= clock then
-    token = string.format("%.0f", last + 1)
-    redis.call("SET", fence, token)
-  end
-  return token
+  local last = tonumber(redis.call("SET", fence, block and string.format("%.0f", clock + block) or token, "GET") or "0")
+  if last < clock then return token end
+  redis.call("SET", fence, string.format("%.0f", last + 1 + (block or 0)))
+  return string.format("%.0f", last + 1)
 end
 `;
 
@@ -59,7 +65,7 @@ end
  * with its id (so its next attempt claims it instead of re-entering) and as one others may queue behind (`queued`, so
  * its release looks at the queue).
  * `hand_off` gives a free lock to the first waiter whose entry is live (skipping and dropping dead and unreadable ones)
- * and publishes "<id> <token> <ttl>". Needs `next_token` defined before it.
+ * and publishes "<id> <token> <ttl> <waiters left in the queue>". Needs `next_token` defined before it.
  * Returns the id it handed to, or false when no live waiter is left.
  */
 export const HAND_OFF = `
@@ -70,7 +76,7 @@ local function live_entry(entry, clock)
   return string.sub(rest, 1, bytes), string.sub(rest, bytes + 1), ttl
 end
 local function grant_waiter(lock, fence, id, secret, holder, ttl, clock)
-  local token = next_token(fence, clock)
+  local token = next_token(fence, clock, ${TOKEN_BLOCK})
   redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id, "queued", 1)
   redis.call("PEXPIRE", lock, ttl)
   return token
@@ -85,7 +91,7 @@ local function hand_off(lock, fence, queue, waiters, channel, clock)
       local secret, holder, ttl = live_entry(entry, clock)
       if secret then
         local token = grant_waiter(lock, fence, id, secret, holder, ttl, clock)
-        redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl)
+        redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl .. " " .. redis.call("LLEN", queue))
         return id
       end
     end
@@ -98,7 +104,7 @@ end
  * A local pass: gives a free lock to waiter `id` of the releasing process, if its entry is live, without a message
  * (that process delivers the grant itself). Allowed when `id` is first in line, or when `may_jump` (the process's bound
  * of passes over earlier waiters is not spent). Needs `HAND_OFF` (its `live_entry` and `grant_waiter`) defined before it.
- * Returns the token, the ttl and 1 if it jumped the line (else 0), or false when it passed nothing.
+ * Returns the token, the ttl, 1 if it jumped the line (else 0) and the waiters left in the queue, or false when it passed nothing.
  */
 export const PASS_LOCALLY = `
 local function pass_locally(lock, fence, queue, waiters, id, may_jump, clock)
@@ -110,6 +116,6 @@ local function pass_locally(lock, fence, queue, waiters, id, may_jump, clock)
   if jumped == 1 and not may_jump then return false end
   redis.call("LREM", queue, 1, id)
   redis.call("HDEL", waiters, id)
-  return grant_waiter(lock, fence, id, secret, holder, ttl, clock), tonumber(ttl), jumped
+  return grant_waiter(lock, fence, id, secret, holder, ttl, clock), tonumber(ttl), jumped, redis.call("LLEN", queue)
 end
 `;

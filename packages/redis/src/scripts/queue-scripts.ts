@@ -71,24 +71,35 @@ return redis.call("PTTL", lock)
 );
 
 /**
- * Drops one level of a hold; at zero deletes it and hands the lock to the first live waiter, if any, or first passes
- * it locally (`PASS_LOCALLY`) to a waiter of the releasing process. ARGV: owner secret, and optionally that waiter's id
- * and "1" if the pass may jump earlier waiters ("0" if only in its turn). Returns the hold count left (0 when freed or
- * handed on), -1 when this owner does not hold the lock, or {token, ttl ms, jumped 1|0} when it passed the lock locally.
+ * Drops one level of a hold; at zero deletes it and, for a hold others may have queued behind (`queued`: every hold
+ * granted through the line, which reserved a token block, is one), gives back the rest of its token block (the counter
+ * goes down to the last token the hold used, which the owner check proves is the last one issued) and hands the lock
+ * to the first live waiter, if any, or first passes it locally (`PASS_LOCALLY`) to a waiter of the releasing process.
+ * ARGV: owner secret, then optionally the last token the hold used ("" for its own), that waiter's id ("" for none),
+ * "1" if the pass may jump earlier waiters ("0" if only in its turn), and the ids of waiters of the releasing process
+ * that took the hold from it without a server call (their places in the line are dropped, even if the hold was lost).
+ * Returns the hold count left (0 when freed or handed on), -1 when this owner does not hold the lock, or
+ * {token, ttl ms, jumped 1|0, waiters left} when it passed the lock locally.
  */
 export const QUEUED_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-release",
   `${QUEUE_KEYS}
-local hold = redis.call("HMGET", lock, "owner", "count", "queued")
+for i = 5, #ARGV do
+  redis.call("LREM", queue, 1, ARGV[i])
+  redis.call("HDEL", waiters, ARGV[i])
+end
+local hold = redis.call("HMGET", lock, "owner", "count", "queued", "token")
 if hold[1] ~= ARGV[1] then return -1 end
 if tonumber(hold[2]) > 1 then return redis.call("HINCRBY", lock, "count", -1) end
 redis.call("DEL", lock)
-if not hold[3] or redis.call("EXISTS", queue) == 0 then return 0 end
+if not hold[3] then return 0 end
+redis.call("SET", fence, ARGV[2] ~= nil and ARGV[2] ~= "" and ARGV[2] or hold[4])
+if redis.call("EXISTS", queue) == 0 then return 0 end
 ${NOW_US}${NEXT_TOKEN}${HAND_OFF}${PASS_LOCALLY}
 local clock = now_us()
-if ARGV[2] then
-  local token, ttl, jumped = pass_locally(lock, fence, queue, waiters, ARGV[2], ARGV[3] == "1", clock)
-  if token then return {token, ttl, jumped} end
+if ARGV[3] and ARGV[3] ~= "" then
+  local token, ttl, jumped, left = pass_locally(lock, fence, queue, waiters, ARGV[3], ARGV[4] == "1", clock)
+  if token then return {token, ttl, jumped, left} end
 end
 hand_off(lock, fence, queue, waiters, channel, clock)
 return 0

@@ -2,16 +2,26 @@
 export interface LocalPass {
   readonly fencingToken: bigint;
   readonly ttlMs: number;
-  /** When the release that passed it was sent: the lease started after this. */
+  /** When the release that passed it was sent (the lease started after this), or with `keepsLease` when the lease it hands on started. */
   readonly grantedAt: number;
+  /** The pass hands on a lease already running (a process cohort's server hold), rather than one the release started. */
+  readonly keepsLease: boolean;
+  /** How many waiters the server's queue held after the pass (0 when unknown). */
+  readonly queued: number;
 }
 
 /** A waiter of this process that is in a key's line on the server. */
 export interface LocalWaiter {
   readonly waiterId: string;
   readonly ownerSecret: string;
-  /** Takes a grant passed to it; it may have stopped waiting (its leaving then gives the lock back on the server). */
-  take(pass: LocalPass): void;
+  readonly ttlMs: number;
+  /** Whether core drew the owner secret for this acquire alone (`DriverAcquireRequest.freshOwner`). */
+  readonly freshOwner: boolean;
+  /**
+   * Takes a grant passed to it; false when it has stopped waiting (after a pass on the server, its leaving gives the lock
+   * back there; a pass that keeps the cohort's lease then goes to someone else).
+   */
+  take(pass: LocalPass): boolean;
 }
 
 /**
@@ -45,6 +55,21 @@ export class LocalLines {
   next(key: string, ownerSecret: string): LocalWaiter | undefined {
     const line = this.#lines.get(key);
     return line?.find((waiter) => waiter.ownerSecret !== ownerSecret);
+  }
+
+  /** Takes the first waiter here of `key` that `fits` out of the line (it is passed the key); undefined when none does. */
+  takeFirst(key: string, fits: (waiter: LocalWaiter) => boolean): LocalWaiter | undefined {
+    const line = this.#lines.get(key);
+    const index = line === undefined ? -1 : line.findIndex(fits);
+    if (line === undefined || index < 0) return undefined;
+    const [waiter] = line.splice(index, 1);
+    if (line.length === 0) this.#lines.delete(key);
+    return waiter;
+  }
+
+  /** How many waiters of this process are in the server's line of `key`. */
+  size(key: string): number {
+    return this.#lines.get(key)?.length ?? 0;
   }
 
   /** Whether the next pass of `key` may still go ahead of waiters of other processes. */

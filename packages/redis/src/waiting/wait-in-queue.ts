@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, Latch, monotonicNow, stampGrant } from "@distlock/core/driver";
+import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, Latch, monotonicNow } from "@distlock/core/driver";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
 import type { LocalWaiter } from "./local-lines.js";
 import type { ChannelListener } from "./release-subscriber.js";
@@ -22,29 +22,42 @@ export interface QueueAccess {
   readonly joinLocalLine?: (key: string, waiter: LocalWaiter) => () => void;
 }
 
+/** A grant a queued wait ends with, and how many waiters the server's queue held after it (0 when unknown). */
+export interface QueuedGrant extends DriverGranted {
+  readonly queued: number;
+}
+
 /**
  * Waits in the key's server-side queue until a release hands the lock over (FIFO, no polling).
  * The entry is refreshed well before it expires and whenever the holder's lease may have ended unreleased;
  * a hand-off announced on the channel is taken without another round trip. On any failure or abort the
  * waiter leaves the queue (giving back a lock that reached it too late; bounded by the command timeout) and then rejects.
  */
-export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
+export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<QueuedGrant> {
   const waiterId = queue.newWaiterId?.() ?? randomBytes(12).toString("base64url");
   let handOff: HandOffMessage | undefined;
   // Spent by the pause it ends: a message that comes during an attempt ends the next pause at once, so a hand-off
   // this waiter must claim through an attempt is not left waiting for the refresh.
   const wake = new Latch("spent-by-wait");
-  /** Set when a release in this process passed the lock here: when it was sent. */
+  /** Set when a release in this process passed the lock here: the earliest moment its lease may have started. */
   let passedAt: number | undefined;
+  /** Set with `passedAt` when the pass handed on a lease already running: its start bounds the lease, not this wait. */
+  let keepsLease = false;
+  /** Set once the wait is failing: a pass that comes now is refused. */
+  let stopped = false;
   let leaveLocalLine: (() => void) | undefined;
   const localWaiter: LocalWaiter = {
     waiterId,
     ownerSecret: request.ownerSecret,
+    ttlMs: request.ttlMs,
+    freshOwner: request.freshOwner === true,
     take(pass) {
-      if (handOff !== undefined) return;
-      handOff = { waiterId, fencingToken: pass.fencingToken, ttlMs: pass.ttlMs };
+      if (handOff !== undefined || stopped || signal.aborted) return false;
+      handOff = { waiterId, fencingToken: pass.fencingToken, ttlMs: pass.ttlMs, queued: pass.queued };
       passedAt = pass.grantedAt;
+      keepsLease = pass.keepsLease;
       wake.open();
+      return true;
     },
   };
   /** Hand-off messages taken so far: one taken while an attempt was in flight may be older than that attempt. */
@@ -54,7 +67,7 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
     (message) => {
       const parsed = message === null ? undefined : parseHandOffMessage(message);
       if (message !== null && parsed?.waiterId !== waiterId) return;
-      if (parsed !== undefined && !queue.claimHandOffs) {
+      if (parsed !== undefined && !queue.claimHandOffs && passedAt === undefined) {
         handOff = parsed;
         handOffsHeard++;
       }
@@ -69,7 +82,9 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       const sentAt = monotonicNow();
       const heardBefore = handOffsHeard;
       const result = await queue.attempt(request, waiterId);
-      if (result.acquired) return stampGrant(result, sentAt);
+      if (result.acquired) {
+        return { acquired: true, fencingToken: result.fencingToken, holdCount: result.holdCount, ttlMs: result.ttlMs, grantedAt: sentAt, queued: 0 };
+      }
       // Refused, so now in the server's line: a release here may pass the lock on directly.
       leaveLocalLine ??= queue.joinLocalLine?.(request.key, localWaiter);
       if (handOffsHeard !== heardBefore && passedAt === undefined) {
@@ -81,11 +96,12 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
       }
       // This attempt ran before any hand-off to this waiter, so a hand-off's lease started after `sentAt`.
       if (handOff === undefined) await wake.wait(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal);
-      if (handOff !== undefined) {
-        return { acquired: true, fencingToken: handOff.fencingToken, holdCount: 1, ttlMs: handOff.ttlMs, grantedAt: Math.max(sentAt, passedAt ?? sentAt) };
-      }
+      if (handOff !== undefined) return handedOver(handOff, keepsLease ? (passedAt as number) : Math.max(sentAt, passedAt ?? sentAt));
     }
   } catch (error) {
+    stopped = true;
+    // A cohort's pass is this waiter's hold on a lease that runs on: the caller, seeing its wait ended, gives it back.
+    if (keepsLease && handOff !== undefined) return handedOver(handOff, passedAt as number);
     // Awaited, so that a release arriving after the rejection cannot hand the lock to this waiter.
     await queue.leave(request, waiterId).catch(() => undefined);
     throw error;
@@ -93,6 +109,10 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
     leaveLocalLine?.();
     stopListening();
   }
+}
+
+function handedOver(handOff: HandOffMessage, grantedAt: number): QueuedGrant {
+  return { acquired: true, fencingToken: handOff.fencingToken, holdCount: 1, ttlMs: handOff.ttlMs, grantedAt, queued: handOff.queued };
 }
 
 /** How often a queued waiter refreshes its place: well within its lease, and often enough to notice a holder's lease ending unreleased. */
