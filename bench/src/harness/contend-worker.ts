@@ -58,11 +58,21 @@ async function warmUp(open: OpenSubject, task: ContendTask): Promise<void> {
   }
 }
 
+/** What the worker is doing: told on stderr if its event loop drains before it replies (a call nothing keeps alive never settled). */
+let phase = "opening the subject";
+process.on("beforeExit", () => {
+  if (phase !== "replying") process.stderr.write(`bench worker ${process.pid}: nothing left to run while ${phase}; it never replied\n`);
+});
+
 serveOneTask<ContendTask, ContendWindow, ContendReply>(async (task, ready) => {
+  phase = `opening ${task.subject}`;
   const open = await (await importSubject(task.subjectsModule, task.subject)).open(task.target);
+  phase = `warming up ${task.subject}`;
   await warmUp(open, task);
+  phase = `waiting for the window (${task.subject})`;
   const window = await ready();
   await sleepUntil(window.warmUpAt);
+  phase = `looping (${task.subject})`;
   const cpuAtStart = sleepUntil(window.startAt).then(() => process.cpuUsage());
   const acquisitions: Acquisition[] = [];
   const errors: string[] = [];
@@ -89,6 +99,8 @@ serveOneTask<ContendTask, ContendWindow, ContendReply>(async (task, ready) => {
   const cpuUsed = process.cpuUsage(await cpuAtStart);
   const cpu = { us: cpuUsed.user + cpuUsed.system, acquisitions: acquisitions.filter(([, , acquiredAt]) => acquiredAt >= window.startAt).length };
   // With acquires still in flight, close() may wait for them: the process exits after replying instead.
+  phase = `closing ${task.subject}`;
   if (drained) await open.close();
+  phase = "replying";
   return { acquisitions, stuck: drained ? 0 : acquiring, errors: errors.length, firstError: errors[0], cpu };
 });
