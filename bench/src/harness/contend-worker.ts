@@ -58,14 +58,13 @@ async function warmUp(open: OpenSubject, task: ContendTask): Promise<void> {
   }
 }
 
-/** What the worker is doing: told on stderr if its event loop drains before it replies (a call nothing keeps alive never settled). */
-let phase = "opening the subject";
-process.on("beforeExit", () => {
-  if (phase !== "replying") process.stderr.write(`bench worker ${process.pid}: nothing left to run while ${phase}; it never replied\n`);
-});
-
 serveOneTask<ContendTask, ContendWindow, ContendReply>(async (task, ready) => {
-  phase = `opening ${task.subject}`;
+  // What the worker is doing, told on stderr if its event loop drains before it replies (a call nothing kept alive
+  // never settled). Registered here, not at the top: the parent imports this module too.
+  let phase = `opening ${task.subject}`;
+  process.on("beforeExit", () => {
+    if (phase !== "replying") process.stderr.write(`bench worker ${process.pid}: nothing left to run while ${phase}; it never replied\n`);
+  });
   const open = await (await importSubject(task.subjectsModule, task.subject)).open(task.target);
   phase = `warming up ${task.subject}`;
   await warmUp(open, task);
