@@ -65,10 +65,10 @@ export class DriverLockProvider implements LockProvider {
 
   #acquire(key: string, options: AcquireOptions | undefined): Promise<Lock> {
     try {
-      const { request, settings, newOwner } = this.#prepare(key, options);
+      const { request, settings } = this.#prepare(key, options);
       // A new owner (or any, where owners never re-enter) cannot be re-entering, so while others here wait for the key it
       // queues behind them instead of barging.
-      const fresh = newOwner || this.#driver.freshOwners === true;
+      const fresh = request.freshOwner === true || this.#driver.freshOwners === true;
       const joinsLine = fresh && settings.waitMs !== 0 && (this.#queue.has(key) || this.#driver.isWatching?.(key) === true);
       if (joinsLine || settings.signal !== undefined || settings.waitMs !== undefined) return this.#acquireWithin(request, settings, joinsLine);
       // Nothing can cut this first attempt short (no signal, no time budget), so it needs no wait scope.
@@ -196,7 +196,7 @@ export class DriverLockProvider implements LockProvider {
       ttlMs: roundTtl(settings.ttlMs ?? DEFAULT_TTL_MS, this.capabilities),
       freshOwner: knownOwner === undefined,
     };
-    return { request, settings, newOwner: knownOwner === undefined };
+    return { request, settings };
   }
 
   async #attempt(request: DriverAcquireRequest) {

@@ -42,14 +42,14 @@ export class ProcessCohort {
   /** Kicks the line to the server once the lease's deadline passes without a renewal. */
   expiry: NodeJS.Timeout | undefined;
 
-  /** `reserved`: the grant reserved a token block (a grant through the line); without one the cohort passes nothing. */
-  constructor(request: DriverAcquireRequest, granted: DriverGranted, leaseFrom: number, othersQueued: boolean, reserved: boolean) {
+  /** Made only for a grant that reserved a token block (a grant through the line). */
+  constructor(request: DriverAcquireRequest, granted: DriverGranted, leaseFrom: number, othersQueued: boolean) {
     this.key = request.key;
     this.serverSecret = request.ownerSecret;
     this.holder = request.ownerSecret;
     this.ttlMs = request.ttlMs;
     this.lastToken = granted.fencingToken as bigint;
-    this.lastReserved = reserved ? this.lastToken + BLOCK : this.lastToken;
+    this.lastReserved = this.lastToken + BLOCK;
     this.leaseFrom = leaseFrom;
     this.leaseTtlMs = granted.ttlMs;
     this.othersQueued = othersQueued;

@@ -38,7 +38,7 @@ export class ProcessCohorts {
     if (earlier !== undefined) this.#end(earlier);
     // Without a token block nothing can be passed: the hold is an ordinary one (the uncontended path makes no cohort).
     if (!reserved) return;
-    const cohort = new ProcessCohort(request, granted, leaseFrom, queued > this.#lines.size(request.key), reserved);
+    const cohort = new ProcessCohort(request, granted, leaseFrom, queued > this.#lines.size(request.key));
     this.#cohorts.set(request.key, cohort);
   }
 
@@ -161,10 +161,9 @@ export class ProcessCohorts {
 
   /** The cohort passes no more: forgotten here, its line sent to queue on the server. */
   #end(cohort: ProcessCohort): void {
-    cohort.closing = true;
     clearTimeout(cohort.expiry);
     if (this.#cohorts.get(cohort.key) === cohort) this.#cohorts.delete(cohort.key);
-    if (cohort.line.length > 0) for (const waiter of cohort.line.splice(0)) waiter.settle(undefined);
+    closeLine(cohort);
   }
 
   /**
@@ -176,11 +175,16 @@ export class ProcessCohorts {
       () => {
         if (this.#cohorts.get(cohort.key) !== cohort) return;
         if (monotonicNow() < cohort.deadline) return this.#armExpiry(cohort);
-        cohort.closing = true;
-        for (const waiter of cohort.line.splice(0)) waiter.settle(undefined);
+        closeLine(cohort);
       },
       Math.max(1, cohort.deadline - monotonicNow()),
     );
     cohort.expiry.unref();
   }
+}
+
+/** No more passes in `cohort`: its waiters go to queue on the server. */
+function closeLine(cohort: ProcessCohort): void {
+  cohort.closing = true;
+  for (const waiter of cohort.line.splice(0)) waiter.settle(undefined);
 }
