@@ -23,28 +23,66 @@ export const DISTLOCK: RedisLockSubject = {
 };
 
 /** The floor: one SET NX PX to take, one EVALSHA compare-and-delete to release; no retries, no fencing, no renewal. */
-export const RAW_FLOOR: RedisLockSubject = {
+export const RAW_FLOOR = floorSubject({
   id: "raw",
   name: "raw ioredis floor",
-  role: "floor",
-  clientCommands: ["set", "evalsha", "eval"],
   settings: "SET NX PX + EVALSHA compare-and-delete",
-  async open(url) {
-    const client = new Redis(url).on("error", () => undefined);
-    client.defineCommand("releaseIfOwner", { numberOfKeys: 1, lua: RELEASE_IF_OWNER });
-    const release = client as unknown as { releaseIfOwner(key: string, token: string): Promise<number> };
-    return {
-      async acquire(key, ttlMs) {
-        const token = randomUUID();
-        if ((await client.set(key, token, "PX", ttlMs, "NX")) !== "OK") throw new Error(`raw floor: ${key} is held`);
-        return async () => {
-          await release.releaseIfOwner(key, token);
-        };
-      },
-      close: async () => client.disconnect(),
-    };
-  },
-};
+  clientCommands: ["set"],
+  take: (client, key, token, ttlMs) => client.set(key, token, "PX", ttlMs, "NX"),
+});
+
+const TAKE_AND_FENCE = `if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) end return false`;
+
+/**
+ * The floor of any fenced lock: one script takes the key (SET NX PX) and draws a token (INCR), one compare-and-delete
+ * releases; no line, no re-entry, no clock in the token. What fencing alone adds to the raw floor's server time.
+ */
+export const FENCED_FLOOR = floorSubject({
+  id: "fenced-floor",
+  name: "fenced floor (SET NX PX + INCR in one script)",
+  settings: "EVALSHA (SET NX PX; INCR) + EVALSHA compare-and-delete",
+  clientCommands: [],
+  take: (client, key, token, ttlMs) => (client as unknown as FencedFloorClient).takeAndFence(key, `${key}:fence`, token, ttlMs),
+});
+
+interface FencedFloorClient {
+  takeAndFence(key: string, fence: string, token: string, ttlMs: number): Promise<number | null>;
+}
+
+/** A floor subject: `take` sets the key on one ioredis client (truthy when taken); release is compare-and-delete. */
+function floorSubject(floor: {
+  id: string;
+  name: string;
+  settings: string;
+  clientCommands: readonly string[];
+  take: (client: Redis, key: string, token: string, ttlMs: number) => Promise<unknown>;
+}): RedisLockSubject {
+  return {
+    id: floor.id,
+    name: floor.name,
+    role: "floor",
+    clientCommands: [...floor.clientCommands, "evalsha", "eval"],
+    settings: floor.settings,
+    async open(url) {
+      const client = new Redis(url).on("error", () => undefined);
+      client.defineCommand("releaseIfOwner", { numberOfKeys: 1, lua: RELEASE_IF_OWNER });
+      client.defineCommand("takeAndFence", { numberOfKeys: 2, lua: TAKE_AND_FENCE });
+      const release = client as unknown as { releaseIfOwner(key: string, token: string): Promise<number> };
+      return {
+        async acquire(key, ttlMs) {
+          // A hash tag keeps the key and its fence in one slot, as a lock's companion keys are.
+          const tagged = `{${key}}`;
+          const token = randomUUID();
+          if (!(await floor.take(client, tagged, token, ttlMs))) throw new Error(`${floor.name}: ${key} is held`);
+          return async () => {
+            await release.releaseIfOwner(tagged, token);
+          };
+        },
+        close: async () => client.disconnect(),
+      };
+    },
+  };
+}
 
 /** One client on the subject's redis-server. */
 export const connectOne = (url: string) => [new Redis(url).on("error", () => undefined)];

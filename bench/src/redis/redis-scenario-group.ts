@@ -2,7 +2,7 @@ import { startRedis } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, uncontendedScenario } from "../harness/index.js";
 import { heldLocksScenario } from "./held-locks-scenario.js";
-import { DISTLOCK, NODE_REDLOCK, RAW_FLOOR, REDIS_SEMAPHORE } from "./lock-subjects.js";
+import { DISTLOCK, FENCED_FLOOR, NODE_REDLOCK, RAW_FLOOR, REDIS_SEMAPHORE } from "./lock-subjects.js";
 import { REDIS_TARGETS, REDIS_WORKER_COUNTS } from "./redis-targets.js";
 import { DISTLOCK_LEAN_REPLAY, DISTLOCK_REPLAY } from "./replay-subject.js";
 import { SERVER_COUNTERS_NOTE, ServerCounters } from "./server-counters.js";
@@ -23,7 +23,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           system: "Redis",
           id: "redis",
           target,
-          subjects: [RAW_FLOOR, DISTLOCK, DISTLOCK_REPLAY, DISTLOCK_LEAN_REPLAY, NODE_REDLOCK, REDIS_SEMAPHORE],
+          subjects: [RAW_FLOOR, FENCED_FLOOR, DISTLOCK, DISTLOCK_REPLAY, DISTLOCK_LEAN_REPLAY, NODE_REDLOCK, REDIS_SEMAPHORE],
           baseline: RAW_FLOOR.name,
           keyPrefix: "bench:uncontended:",
           // 2,000 per turn: with 500, a turn lasted ~60 ms and the client CPU split (a few µs/op) drowned in
