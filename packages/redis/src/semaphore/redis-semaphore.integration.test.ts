@@ -52,6 +52,23 @@ describe("redis semaphore", () => {
     await permit.release();
   });
 
+  it("a release after its own lease ran out answers not held, and the lapsed permits count as free again", async () => {
+    const name = semaphoreName("late-release");
+    const state = `${tag(name)}:sem:state`;
+    const release = (secret: string) => server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), secret, "test:channel");
+    await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), "late-secret", "100", "late", "3", "2");
+    await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), "live-secret", "30000", "live", "3", "1");
+    await elapse(150);
+    expect(await release("late-secret")).toBe(0);
+    expect(await server.command("HMGET", state, "free", "g:late-secret")).toEqual(["2", null]);
+    expect(await release("live-secret")).toBe(1);
+    expect(await server.command("EXISTS", state)).toBe(0);
+    await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), "alone-secret", "100", "alone", "3", "3");
+    await elapse(150);
+    expect(await release("alone-secret")).toBe(0);
+    expect(await server.command("EXISTS", state, `${tag(name)}:sem:holders`)).toBe(0);
+  });
+
   it("a waiter is woken by the release's message, not by polling: no script runs while it waits", async () => {
     // A long waiter lease and TTL push the safety-net refresh to 10 s, far beyond this test's bounds.
     const options = { waiterLeaseMs: 30_000 };

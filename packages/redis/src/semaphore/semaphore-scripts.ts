@@ -16,8 +16,9 @@ import { RedisScript } from "../scripts/redis-script.js";
  * The state hash outlives the holders and the line (so a missing hash means an idle semaphore), and they outlive the
  * longest lease and the line's lease; an idle semaphore leaves only its fence.
  *
- * Every script (ARGV[1] is an owner secret) starts with `SEMAPHORE_HEAD`: it drops lapsed holders, giving their
- * permits back to `free`, and reads the state. Its common cases come next (an idle semaphore taken, a contended one
+ * Every script (ARGV[1] is an owner secret) starts with `SEMAPHORE_HEAD`: it reads the state and, for a semaphore in
+ * use (an idle one has no holders to look at), drops lapsed holders, giving their permits back to `free`. A release
+ * that frees the last permits with nobody in line deletes holders and state at once. Its common cases come next (an idle semaphore taken, a contended one
  * joined, the last permits given back); then `SEMAPHORE_LINE` defines what the others need (each definition costs
  * server time): after any change that may let the head of the line in, `serve_line` grants the heads whose counts fit,
  * in order (a head that does not fit blocks those behind it), and `store` writes the state in one HDEL and one HSET.
@@ -27,24 +28,28 @@ local tag = KEYS[1]
 local holders, state, queue, fence = tag .. ":sem:holders", tag .. ":sem:state", tag .. ":sem:queue", tag .. ":sem:fence"
 local clock = now_us()
 local now = math.floor(clock / 1000)
-local first = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
-local freed, pruned = 0, false
-if first[2] and tonumber(first[2]) <= now then
-  pruned = true
-  local lapsed = redis.call("ZRANGEBYSCORE", holders, "-inf", now, "LIMIT", 0, 1000)
-  local fields = {}
-  for i, member in ipairs(lapsed) do fields[i] = "g:" .. member end
-  for _, grant in ipairs(redis.call("HMGET", state, unpack(fields))) do
-    if grant then freed = freed + tonumber(string.match(grant, "^(%d+)")) end
-  end
-  redis.call("ZREM", holders, unpack(lapsed))
-  redis.call("HDEL", state, unpack(fields))
-  first = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
-end
-local soonest = tonumber(first[2])
 local known = redis.call("HMGET", state, "total", "free", "g:" .. ARGV[1])
 local total, free, granted = tonumber(known[1]), tonumber(known[2]), known[3]
-if free then free = free + freed end
+local pruned, soonest = false, nil
+if total then
+  local first = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
+  if first[2] and tonumber(first[2]) <= now then
+    pruned = true
+    local lapsed = redis.call("ZRANGEBYSCORE", holders, "-inf", now, "LIMIT", 0, 1000)
+    local fields = {}
+    for i, member in ipairs(lapsed) do
+      fields[i] = "g:" .. member
+      if member == ARGV[1] then granted = nil end
+    end
+    for _, grant in ipairs(redis.call("HMGET", state, unpack(fields))) do
+      if grant then free = free + tonumber(string.match(grant, "^(%d+)")) end
+    end
+    redis.call("ZREM", holders, unpack(lapsed))
+    redis.call("HDEL", state, unpack(fields))
+    first = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
+  end
+  soonest = tonumber(first[2])
+end
 `;
 
 const SEMAPHORE_LINE = `
@@ -174,8 +179,8 @@ if not granted and not pruned then return 0 end
 local held = 0
 if granted then
   held = 1
-  redis.call("ZREM", holders, ARGV[1])
   if not total then
+    redis.call("ZREM", holders, ARGV[1])
     redis.call("HDEL", state, "g:" .. ARGV[1])
     return held
   end
@@ -184,6 +189,7 @@ if granted then
     redis.call("DEL", holders, state)
     return held
   end
+  redis.call("ZREM", holders, ARGV[1])
 end
 if not total then return held end
 ${SEMAPHORE_LINE}
