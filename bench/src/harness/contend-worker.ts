@@ -1,40 +1,9 @@
 import { inspect } from "node:util";
-import type { Acquisition, Window } from "./contention-metrics.js";
+import { type ContendReply, type ContendTask, type ContendWindow, DRAIN_MS } from "./contend-protocol.js";
+import type { Acquisition } from "./contention-metrics.js";
 import { importSubject, type OpenSubject } from "./lock-subject.js";
 import { sharedClockMs, sleepUntil } from "./stats.js";
 import { serveOneTask } from "./worker-processes.js";
-
-/** What one contending process is told. */
-export interface ContendTask {
-  /** URL of the module that exports the subject. */
-  readonly subjectsModule: string;
-  readonly subject: string;
-  readonly target: string;
-  readonly key: string;
-  readonly workers: number;
-  readonly process: number;
-  readonly ttlMs: number;
-}
-
-/** When the workers start looping, and the measured window within their loop. */
-export interface ContendWindow extends Window {
-  readonly warmUpAt: number;
-}
-
-/** What one contending process reports. */
-export interface ContendReply {
-  readonly acquisitions: readonly Acquisition[];
-  /** Workers still inside acquire {@link DRAIN_MS} after the window (a livelock or a lost wake-up); 0 when all finished. */
-  readonly stuck: number;
-  /** Acquires or releases that threw (the loop goes on); the first one's description. */
-  readonly errors: number;
-  readonly firstError?: string;
-  /** The process's CPU time (user + system, µs) from the window's start until its loops ended, and the acquisitions granted in it. */
-  readonly cpu: { readonly us: number; readonly acquisitions: number };
-}
-
-/** How long after the window a process waits for the acquires in flight before it reports them as stuck and exits. */
-export const DRAIN_MS = 5_000;
 
 /** How long a failed warm-up waits before it tries again. */
 const WARM_UP_RETRY_MS = 50;

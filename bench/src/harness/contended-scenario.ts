@@ -1,6 +1,6 @@
 import { type BenchRow, type BenchTable, type Better, bestPeer } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledMs, scaledWorkerCounts } from "./bench-scale.js";
-import { type ContendReply, type ContendTask, type ContendWindow, DRAIN_MS } from "./contend-worker.js";
+import { type ContendReply, type ContendTask, type ContendWindow, DRAIN_MS } from "./contend-protocol.js";
 import { contentionMetrics } from "./contention-metrics.js";
 import { type LockSubject, peerNames, permitsOf } from "./lock-subject.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
