@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type CohortGrant, comeBackUntilServed, takeCohortTurn } from "@distlock/conformance";
 import { type AcquireOptions, type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { DRIFT_FACTOR, DRIFT_FLOOR_MS, DriverLockProvider, type LockDriver, monotonicNow } from "@distlock/core/driver";
 import { TOKEN_BLOCK } from "@distlock/redis/internal";
@@ -53,16 +54,6 @@ const queueLengths = (k: string) => onEveryNode((s) => s.command("ZCARD", `${tag
 const fences = (k: string) => onEveryNode((s) => s.command("GET", `${tag(k)}:fence`));
 const everyNode = <T>(value: T) => group.servers.map(() => value);
 
-type Grant = { name: string; token: bigint };
-
-/** Acquires `k` on `side` and records the grant as `name` in `grants`, then releases it at once. */
-function takeTurn(grants: Grant[], name: string, side: LockProvider, k: string): Promise<void> {
-  return side.acquire(k, TTL).then(async (lock) => {
-    grants.push({ name, token: lock.fencingToken as bigint });
-    await lock.release();
-  });
-}
-
 /** `k` held by `side`, granted from the nodes' queues (behind a holder elsewhere), so that the grant reserved a token block. */
 async function heldFromTheQueues(k: string, side: LockProvider, options: AcquireOptions = TTL): Promise<Lock> {
   const first = await provider().acquire(k, TTL);
@@ -87,11 +78,11 @@ describe("redlock process cohorts", () => {
   it("a release passes the key to acquirers of its own provider with no server call, at most localPasses times in a row, with tokens T + 1, T + 2; then the waiter elsewhere is granted above them", async () => {
     const here = watched({ localPasses: 2 });
     const k = key("bound");
-    const grants: Grant[] = [];
+    const grants: CohortGrant[] = [];
     const holder = await heldFromTheQueues(k, here.provider);
-    const remote = takeTurn(grants, "remote", provider(), k);
+    const remote = takeCohortTurn(grants, "remote", provider(), k, TTL);
     await expect.poll(() => queueLengths(k)).toEqual(everyNode(1));
-    const locals = ["local-1", "local-2", "local-3"].map((name) => takeTurn(grants, name, here.provider, k));
+    const locals = ["local-1", "local-2", "local-3"].map((name) => takeCohortTurn(grants, name, here.provider, k, TTL));
     // The two the cohort may still pass the key to wait in it; the third queues on the nodes behind the remote waiter.
     await expect.poll(() => queueLengths(k)).toEqual(everyNode(2));
     expect(here.waits()).toBe(4);
@@ -128,23 +119,10 @@ describe("redlock process cohorts", () => {
       });
     await expect.poll(() => queueLengths(k)).toEqual(everyNode(2));
     await first.release();
-    let lock = await worker;
-    const tokens = [lock.fencingToken as bigint];
-    names.push("local");
-    while (!names.includes("remote") && names.length < 20) {
-      const releasing = lock.release();
-      const next = here.acquire(k, TTL);
-      await releasing;
-      lock = await next;
-      if (names.includes("remote")) break;
-      names.push("local");
-      tokens.push(lock.fencingToken as bigint);
-    }
-    await lock.release();
+    const tokens = await comeBackUntilServed(here, await worker, TTL, names);
     await remote;
     expect(names).toEqual([...Array<string>(localPasses + 1).fill("local"), "remote"]);
     expect(tokens).toEqual(tokens.map((_, i) => (tokens[0] as bigint) + BigInt(i)));
-    expect(lock.fencingToken as bigint).toBeGreaterThan(tokens.at(-1) as bigint);
   });
 
   it("a pass carries the quorum hold's validity (from its grant's fan-out), and past that deadline the release passes nothing: the waiter is granted by the nodes above the whole block", async () => {
@@ -230,12 +208,12 @@ describe("redlock process cohorts", () => {
   it("with localPasses 0 the queues stay strictly first come, first served across providers", async () => {
     const [here, elsewhere] = [provider({ localPasses: 0 }), provider()];
     const k = key("strict");
-    const grants: Grant[] = [];
+    const grants: CohortGrant[] = [];
     const holder = await heldFromTheQueues(k, here);
-    const turns = [takeTurn(grants, "remote", elsewhere, k)];
+    const turns = [takeCohortTurn(grants, "remote", elsewhere, k, TTL)];
     await expect.poll(() => queueLengths(k)).toEqual(everyNode(1));
     for (const [i, name] of ["local-1", "local-2"].entries()) {
-      turns.push(takeTurn(grants, name, here, k));
+      turns.push(takeCohortTurn(grants, name, here, k, TTL));
       await expect.poll(() => queueLengths(k)).toEqual(everyNode(i + 2));
     }
     await holder.release();
