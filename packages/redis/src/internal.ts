@@ -2,6 +2,10 @@
  * What `@distlock/redlock` and the workspace's bench and fault tools share with this package: connections,
  * scripts and waiting. Not part of the public API; it changes without notice.
  */
+
+export type { ProcessCohort } from "./cohorts/process-cohort.js";
+export type { CohortRelease, GiveBack } from "./cohorts/process-cohorts.js";
+export { ProcessCohorts } from "./cohorts/process-cohorts.js";
 export { createLockConnections, createRespConnection, type LockConnections } from "./connection/create-redis-connection.js";
 export { LastConnectionError } from "./connection/last-connection-error.js";
 export type { RespConnection } from "./connection/resp-connection.js";
@@ -14,7 +18,7 @@ export type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-opt
 export { resolveRedisLockOptions } from "./options/resolve-redis-lock-options.js";
 export { RedisLockDriver, type RedisLockDriverConfig } from "./redis-lock-driver.js";
 export { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
-export { KEEP_QUEUE, NOW_US, REENTER } from "./scripts/lua-functions.js";
+export { KEEP_QUEUE, NOW_US, REENTER, TOKEN_BLOCK } from "./scripts/lua-functions.js";
 export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";
 export { type ChannelListener, ReleaseSubscriber, type ReleaseSubscriberConfig } from "./waiting/release-subscriber.js";

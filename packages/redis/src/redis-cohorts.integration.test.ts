@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type CohortGrant, comeBackUntilServed, takeCohortTurn } from "@distlock/conformance";
 import { type AcquireOptions, type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
@@ -19,16 +20,6 @@ const tag = (k: string) => `{distlock:${k}}`;
 const queueLength = (k: string) => server.command("LLEN", `${tag(k)}:queue`) as Promise<number>;
 const scriptCalls = () => server.commandCalls("evalsha", "eval");
 
-type Grant = { name: string; token: bigint };
-
-/** Acquires `k` on `side` and records the grant as `name` in `grants`, then releases it at once. */
-function takeTurn(grants: Grant[], name: string, side: LockProvider, k: string): Promise<void> {
-  return side.acquire(k, TTL).then(async (lock) => {
-    grants.push({ name, token: lock.fencingToken as bigint });
-    await lock.release();
-  });
-}
-
 /**
  * `k` held by `side`, handed to it from the server's line (behind a holder elsewhere), so that the grant reserved a
  * token block: a grant of a free key with an empty line reserves none, and its cohort passes nothing without a call.
@@ -45,11 +36,11 @@ describe("redis process cohorts", () => {
   it("a release passes the key to acquirers of its own provider with no server call, at most localPasses times in a row, with the next tokens of the grant's block; then the line elsewhere gets it", async () => {
     const here = watchedProvider({ localPasses: 2 });
     const k = key("bound");
-    const grants: Grant[] = [];
+    const grants: CohortGrant[] = [];
     const holder = await heldFromTheLine(k, here.provider);
-    const remote = takeTurn(grants, "remote", provider(), k);
+    const remote = takeCohortTurn(grants, "remote", provider(), k, TTL);
     await expect.poll(() => queueLength(k)).toBe(1);
-    const locals = ["local-1", "local-2", "local-3"].map((name) => takeTurn(grants, name, here.provider, k));
+    const locals = ["local-1", "local-2", "local-3"].map((name) => takeCohortTurn(grants, name, here.provider, k, TTL));
     // Each local acquire is refused once on the server; the two the cohort may still pass the key to wait in it, the
     // third queues on the server behind the remote waiter.
     await expect.poll(() => here.waits()).toBe(4);
@@ -84,19 +75,7 @@ describe("redis process cohorts", () => {
     await expect.poll(() => queueLength(k)).toBe(2);
     // The worker is handed the key from the line, with the remote waiter still queued behind it.
     await first.release();
-    let lock = await worker;
-    const tokens = [lock.fencingToken as bigint];
-    names.push("local");
-    while (!names.includes("remote") && names.length < 20) {
-      const releasing = lock.release();
-      const next = here.acquire(k, TTL);
-      await releasing;
-      lock = await next;
-      if (names.includes("remote")) break;
-      names.push("local");
-      tokens.push(lock.fencingToken as bigint);
-    }
-    await lock.release();
+    const tokens = await comeBackUntilServed(here, await worker, TTL, names);
     await remote;
     expect(names).toEqual([...Array<string>(localPasses + 1).fill("local"), "remote"]);
     expect(tokens).toEqual(tokens.map((_, i) => (tokens[0] as bigint) + BigInt(i)));
@@ -172,12 +151,12 @@ describe("redis process cohorts", () => {
   it("with localPasses 0 the line stays strictly first come, first served across providers", async () => {
     const [here, elsewhere] = [provider({ localPasses: 0 }), provider()];
     const k = key("strict");
-    const grants: Grant[] = [];
+    const grants: CohortGrant[] = [];
     const holder = await here.acquire(k, TTL);
-    const turns = [takeTurn(grants, "remote", elsewhere, k)];
+    const turns = [takeCohortTurn(grants, "remote", elsewhere, k, TTL)];
     await expect.poll(() => queueLength(k)).toBe(1);
     for (const [i, name] of ["local-1", "local-2"].entries()) {
-      turns.push(takeTurn(grants, name, here, k));
+      turns.push(takeCohortTurn(grants, name, here, k, TTL));
       await expect.poll(() => queueLength(k)).toBe(i + 2);
     }
     await holder.release();

@@ -183,7 +183,7 @@ export class RedisLockDriver implements LockDriver {
   /** Extends leases; a cohort's holder renews the cohort's server hold. */
   async renew(ownRenewals: readonly DriverRenewal[]): Promise<boolean[]> {
     const cohorts = this.#cohorts;
-    const renewals = cohorts === undefined ? ownRenewals : ownRenewals.map((renewal) => asServerRenewal(cohorts, renewal));
+    const renewals = cohorts === undefined ? ownRenewals : cohorts.asServerRenewals(ownRenewals);
     const sentAt = monotonicNow();
     const renewed = renewals.map(() => false);
     await Promise.all(
@@ -391,10 +391,4 @@ export class RedisLockDriver implements LockDriver {
     if (BackendUnavailableError.is(error)) return error;
     return new BackendUnavailableError("redis", `${operation} on ${this.#config.target} failed: ${this.#connectionErrors.explain(error)}`, { cause: error });
   }
-}
-
-/** `renewal` as the server knows it: under the cohort's server secret when its owner holds a cohort's hold here. */
-function asServerRenewal(cohorts: ProcessCohorts, renewal: DriverRenewal): DriverRenewal {
-  const ownerSecret = cohorts.serverSecret(renewal.key, renewal.ownerSecret);
-  return ownerSecret === renewal.ownerSecret ? renewal : { key: renewal.key, ownerSecret, ttlMs: renewal.ttlMs };
 }

@@ -123,42 +123,51 @@ describe("clock drift", () => {
     expect(await rival.tryAcquire(key)).not.toBeNull();
   });
 
-  it("contenders stay mutually exclusive with strictly increasing tokens while 2 of 5 nodes keep expiring keys early", async () => {
-    const key = `drift-contended:${randomUUID()}`;
-    let drifting = true;
-    const drift = (async () => {
-      while (drifting) {
-        await Promise.all(group.servers.slice(0, 2).map((server) => server.command("PEXPIRE", lockKeyOnServer(key), 1)));
-        // Time itself: the pace of the drift, a fresh early expiry every few ms.
-        await new Promise((resolve) => setTimeout(resolve, 2));
+  // Two workers per provider pass holds within their process cohort (see "Process cohorts" in the README).
+  it.each([
+    { providers: 4, workers: 1 },
+    { providers: 2, workers: 2 },
+  ])(
+    "contenders ($providers providers × $workers workers) stay mutually exclusive with strictly increasing tokens while 2 of 5 nodes keep expiring keys early",
+    async (shape) => {
+      const key = `drift-contended:${randomUUID()}`;
+      let drifting = true;
+      const drift = (async () => {
+        while (drifting) {
+          await Promise.all(group.servers.slice(0, 2).map((server) => server.command("PEXPIRE", lockKeyOnServer(key), 1)));
+          // Time itself: the pace of the drift, a fresh early expiry every few ms.
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      })();
+      let inside = 0;
+      let overlaps = 0;
+      const tokens: bigint[] = [];
+      try {
+        const sides = await Promise.all(Array.from({ length: shape.providers }, () => provider()));
+        await Promise.all(
+          sides
+            .flatMap((locks) => Array.from({ length: shape.workers }, () => locks))
+            .map(async (locks) => {
+              for (let i = 0; i < 15; i++) {
+                const lock = await locks.acquire(key, { ttlMs: TTL_MS * 5 });
+                if (inside++ > 0) overlaps += 1;
+                tokens.push(lock.fencingToken as bigint);
+                // Time itself: the hold lasts a few random ms, as work would, so the drift catches holds at different points.
+                await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+                inside -= 1;
+                await lock.release();
+              }
+            }),
+        );
+      } finally {
+        drifting = false;
+        await drift;
       }
-    })();
-    let inside = 0;
-    let overlaps = 0;
-    const tokens: bigint[] = [];
-    try {
-      await Promise.all(
-        Array.from({ length: 4 }, async () => {
-          const locks = await provider();
-          for (let i = 0; i < 15; i++) {
-            const lock = await locks.acquire(key, { ttlMs: TTL_MS * 5 });
-            if (inside++ > 0) overlaps += 1;
-            tokens.push(lock.fencingToken as bigint);
-            // Time itself: the hold lasts a few random ms, as work would, so the drift catches holds at different points.
-            await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
-            inside -= 1;
-            await lock.release();
-          }
-        }),
-      );
-    } finally {
-      drifting = false;
-      await drift;
-    }
-    expect(overlaps).toBe(0);
-    expect(tokens).toHaveLength(60);
-    for (let i = 1; i < tokens.length; i++) expect(tokens[i] as bigint).toBeGreaterThan(tokens[i - 1] as bigint);
-  });
+      expect(overlaps).toBe(0);
+      expect(tokens).toHaveLength(60);
+      for (let i = 1; i < tokens.length; i++) expect(tokens[i] as bigint).toBeGreaterThan(tokens[i - 1] as bigint);
+    },
+  );
 });
 
 describe("fencing across shifting majorities", () => {

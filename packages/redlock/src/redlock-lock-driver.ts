@@ -1,6 +1,14 @@
 import type { LockCapabilities, LockState } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
-import { RedisKeyLayout } from "@distlock/redis/internal";
+import {
+  type DriverAcquireRequest,
+  type DriverAcquireResult,
+  type DriverGranted,
+  type DriverRenewal,
+  type DriverWait,
+  type LockDriver,
+  monotonicNow,
+} from "@distlock/core/driver";
+import { type ProcessCohort, ProcessCohorts, RedisKeyLayout } from "@distlock/redis/internal";
 import { QuorumAcquire } from "./operations/quorum-acquire.js";
 import { QuorumInspection } from "./operations/quorum-inspection.js";
 import { QuorumRelease } from "./operations/quorum-release.js";
@@ -18,6 +26,8 @@ export interface RedlockLockDriverConfig {
 /** A lease this short cannot survive two round trips and the drift margin. */
 const MIN_TTL_MS = 50;
 
+const FREED = Object.freeze({ held: true, holdCount: 0 });
+
 /**
  * Redlock over independent Redis masters: a key is held while a majority of nodes hold it and the validity
  * (lease − elapsed − drift) is positive. Each operation is its own module (`operations/`); this class wires them.
@@ -31,6 +41,8 @@ export class RedlockLockDriver implements LockDriver {
   readonly #renewal: QuorumRenewal;
   readonly #release: QuorumRelease;
   readonly #inspection: QuorumInspection;
+  /** The keys held here on a quorum that pass among this process's fresh owners without a server call; undefined when none may. */
+  readonly #cohorts: ProcessCohorts | undefined;
 
   constructor(config: RedlockLockDriverConfig) {
     const settings = Object.freeze({ ...config.settings });
@@ -46,7 +58,12 @@ export class RedlockLockDriver implements LockDriver {
       semaphore: false,
     });
     const context = { nodes: config.nodes, layout: this.layout, budget: new LeaseBudget(settings), settings };
-    this.#acquire = new QuorumAcquire(context);
+    // Passes need tokens: each local holder gets the next one of the block its cohort's grant reserved.
+    this.#cohorts =
+      settings.localPasses > 0 && settings.fencing
+        ? new ProcessCohorts(settings.localPasses, undefined, (cohort) => void this.#giveBack(cohort).catch(() => undefined))
+        : undefined;
+    this.#acquire = new QuorumAcquire(context, this.#cohorts);
     this.#renewal = new QuorumRenewal(context);
     this.#release = new QuorumRelease(context);
     this.#inspection = new QuorumInspection(context);
@@ -58,11 +75,15 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
-    return this.#acquire.tryAcquire(request);
+    const passed = this.#cohorts?.take(request);
+    return passed === undefined ? this.#acquire.tryAcquire(request) : Promise.resolve(passed);
   }
 
+  /** Waits for a pass in this process's cohort of the key when it may get one, else (or when the cohort ends) in the nodes' queues. */
   acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
-    return this.#acquire.acquire(request, wait);
+    const inCohort = this.#cohorts?.wait(request, wait.signal);
+    if (inCohort === undefined) return this.#acquire.acquire(request, wait);
+    return inCohort.then((granted) => granted ?? this.#acquire.acquire(request, wait));
   }
 
   isWatching(key: string): boolean {
@@ -70,11 +91,21 @@ export class RedlockLockDriver implements LockDriver {
     return this.#nodes.nodes.some((node) => node.isListening(channel));
   }
 
-  renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
-    return this.#renewal.renew(renewals);
+  /** Extends leases on a majority; a cohort's holder renews the cohort's hold, and a refused renewal ends the cohort. */
+  async renew(ownRenewals: readonly DriverRenewal[]): Promise<boolean[]> {
+    const cohorts = this.#cohorts;
+    if (cohorts === undefined) return this.#renewal.renew(ownRenewals);
+    const renewals = cohorts.asServerRenewals(ownRenewals);
+    const sentAt = monotonicNow();
+    const renewed = await this.#renewal.renew(renewals);
+    for (const [i, { key, ownerSecret, ttlMs }] of renewals.entries()) cohorts.renewed(key, ownerSecret, sentAt, ttlMs, renewed[i] === true);
+    return renewed;
   }
 
+  /** Drops one level; a cohort's holder passes the hold here (within `localPasses`) or gives it back to the nodes. */
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
+    const inCohort = this.#cohorts?.release(key, ownerSecret);
+    if (inCohort !== undefined) return inCohort === "passed" ? Promise.resolve(FREED) : this.#giveBack(inCohort);
     return this.#release.release(key, ownerSecret);
   }
 
@@ -87,11 +118,24 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   forceRelease(key: string): Promise<boolean> {
+    this.#cohorts?.drop(key);
     return this.#release.forceRelease(key);
   }
 
-  /** Closes the connections the driver created, at once: the provider has already released its holds. */
-  close(): Promise<void> {
+  /** Gives back the holds lingering in cohorts, then closes the connections the driver created: the provider has already released its holds. */
+  async close(): Promise<void> {
+    await Promise.allSettled((this.#cohorts?.endAll() ?? []).map((cohort) => this.#giveBack(cohort)));
     return this.#nodes.close();
+  }
+
+  /**
+   * Gives a cohort's hold back to the nodes: owner-checked on each under its server secret, each counter that still
+   * shows the hold lowered to the last token passed here, and the key handed to the head of each node's queue.
+   */
+  #giveBack(cohort: ProcessCohort): Promise<{ held: boolean; holdCount: number }> {
+    return this.#release.release(cohort.key, cohort.serverSecret, cohort.lastToken).catch((error: unknown) => {
+      this.#cohorts?.giveBackFailed(cohort);
+      throw error;
+    });
   }
 }

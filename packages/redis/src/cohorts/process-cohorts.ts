@@ -1,4 +1,4 @@
-import { type DriverAcquireRequest, type DriverGranted, monotonicNow } from "@distlock/core/driver";
+import { type DriverAcquireRequest, type DriverGranted, type DriverRenewal, monotonicNow } from "@distlock/core/driver";
 import type { LocalLines, LocalWaiter } from "../waiting/local-lines.js";
 import { type CohortWaiter, ProcessCohort } from "./process-cohort.js";
 
@@ -11,15 +11,17 @@ export type GiveBack = (cohort: ProcessCohort) => void;
 /**
  * The keys this process holds on the server for fresh owners (`DriverAcquireRequest.freshOwner`), each passed among its
  * acquirers without a server call at most `maxPasses` times in a row; then, or when nobody here wants it, the hold goes
- * back to the server, which hands it to the head of its line. See "Process cohorts" in the README.
+ * back to the server, which hands it to the head of its line. See "Process cohorts" in the README. Shared with
+ * `@distlock/redlock`, whose cohorts hold a key on a quorum and have no `LocalLines` (its waiters of this process stay
+ * in the nodes' queues until the hold goes back).
  */
 export class ProcessCohorts {
   readonly #maxPasses: number;
-  readonly #lines: LocalLines;
+  readonly #lines: LocalLines | undefined;
   readonly #giveBack: GiveBack;
   readonly #cohorts = new Map<string, ProcessCohort>();
 
-  constructor(maxPasses: number, lines: LocalLines, giveBack: GiveBack) {
+  constructor(maxPasses: number, lines: LocalLines | undefined, giveBack: GiveBack) {
     this.#maxPasses = maxPasses;
     this.#lines = lines;
     this.#giveBack = giveBack;
@@ -38,7 +40,7 @@ export class ProcessCohorts {
     if (earlier !== undefined) this.#end(earlier);
     // Without a token block nothing can be passed: the hold is an ordinary one (the uncontended path makes no cohort).
     if (!reserved) return;
-    const cohort = new ProcessCohort(request, granted, leaseFrom, queued > this.#lines.size(request.key));
+    const cohort = new ProcessCohort(request, granted, leaseFrom, queued > (this.#lines?.size(request.key) ?? 0));
     this.#cohorts.set(request.key, cohort);
   }
 
@@ -111,6 +113,15 @@ export class ProcessCohorts {
     return cohort !== undefined && cohort.holder === ownerSecret ? cohort.serverSecret : ownerSecret;
   }
 
+  /** `renewals` as the server knows them: a cohort's holder's under the cohort's server secret. */
+  asServerRenewals(renewals: readonly DriverRenewal[]): readonly DriverRenewal[] {
+    if (this.#cohorts.size === 0) return renewals;
+    return renewals.map((renewal) => {
+      const ownerSecret = this.serverSecret(renewal.key, renewal.ownerSecret);
+      return ownerSecret === renewal.ownerSecret ? renewal : { key: renewal.key, ownerSecret, ttlMs: renewal.ttlMs };
+    });
+  }
+
   /** A renewal of the server's hold `serverSecret` of `key`, sent at `sentAt`, answered `held`. */
   renewed(key: string, serverSecret: string, sentAt: number, ttlMs: number, held: boolean): void {
     const cohort = this.#cohorts.get(key);
@@ -139,9 +150,10 @@ export class ProcessCohorts {
 
   /** Passes the hold to the first fitting waiter of this process in the server's line; its stale place is dropped at the give-back. */
   #passToQueued(cohort: ProcessCohort, releasing: string): boolean {
-    if (this.#lines.size(cohort.key) === 0) return false;
+    const lines = this.#lines;
+    if (lines === undefined || lines.size(cohort.key) === 0) return false;
     const fits = (waiter: LocalWaiter) => waiter.freshOwner && waiter.ttlMs === cohort.ttlMs && waiter.ownerSecret !== releasing;
-    for (let waiter = this.#lines.takeFirst(cohort.key, fits); waiter !== undefined; waiter = this.#lines.takeFirst(cohort.key, fits)) {
+    for (let waiter = lines.takeFirst(cohort.key, fits); waiter !== undefined; waiter = lines.takeFirst(cohort.key, fits)) {
       const granted = cohort.nextGrant();
       const pass = { fencingToken: granted.fencingToken as bigint, ttlMs: granted.ttlMs, grantedAt: granted.grantedAt as number, keepsLease: true, queued: 0 };
       if (waiter.take(pass)) {

@@ -3,8 +3,17 @@ import { parseStoredToken } from "../fencing/stored-token.js";
 import type { RedlockNode } from "../nodes/redlock-node.js";
 import { type NodeReply, toOutcome } from "../quorum/node-set.js";
 
-/** A node that granted (or re-entered) the lock; `token` is what its hash stores, null without fencing. */
-export type GrantVote = { readonly node: RedlockNode; readonly vote: "for"; readonly token: bigint | null; readonly holdCount: number };
+/**
+ * A node that granted (or re-entered) the lock; `token` is what its hash stores, null without fencing; `queued`: the
+ * waiters left in its queue.
+ */
+export type GrantVote = {
+  readonly node: RedlockNode;
+  readonly vote: "for";
+  readonly token: bigint | null;
+  readonly holdCount: number;
+  readonly queued: number;
+};
 
 /**
  * One node's answer to the acquire script: `outdated` when the lock was free there but the proposed token was not above
@@ -23,7 +32,7 @@ export function replyVote(reply: NodeReply<AcquireVote>): AcquireVote {
 
 export function toAcquireVote(node: RedlockNode, value: unknown): AcquireVote {
   const answer = value as unknown[];
-  if (answer[0] === 1) return { node, vote: "for", token: parseStoredToken(answer[1]), holdCount: Number(answer[2]) };
+  if (answer[0] === 1) return { node, vote: "for", token: parseStoredToken(answer[1]), holdCount: Number(answer[2]), queued: Number(answer[4] ?? 0) };
   if (answer[0] === -1) return { node, vote: "outdated", counter: BigInt(String(answer[1])) };
   return { node, vote: "against", leftMs: Number(answer[1]) };
 }

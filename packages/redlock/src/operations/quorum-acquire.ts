@@ -8,7 +8,7 @@ import {
   monotonicNow,
   type ReleaseWatch,
 } from "@distlock/core/driver";
-import { RENEW_SCRIPT, type RedisKeyLayout } from "@distlock/redis/internal";
+import { type ProcessCohorts, RENEW_SCRIPT, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
 import { maxToken } from "../fencing/stored-token.js";
 import { TokenProposals } from "../fencing/token-proposals.js";
 import type { RedlockNode } from "../nodes/redlock-node.js";
@@ -25,6 +25,9 @@ import type { QuorumContext } from "./quorum-context.js";
 /** How many times one `tryAcquire` proposes a higher token after a majority found its proposal outdated. */
 const MAX_OUTBIDS = 2;
 
+/** How far a waiting fresh owner's grant raises the nodes' counters past its token: the block its process cohort passes. */
+const BLOCK = BigInt(TOKEN_BLOCK);
+
 /** An attempt whose token proposal was outdated on enough nodes to have cost it the majority: propose again at once. */
 const OUTBID = Symbol("outbid");
 
@@ -38,8 +41,11 @@ export class QuorumAcquire {
   readonly #budget: LeaseBudget;
   readonly #settings: ResolvedRedlockLockOptions;
   readonly #proposals = new TokenProposals();
+  /** This process's cohorts (undefined when holds pass nothing here): a fresh owner's grant through the line starts one. */
+  readonly #cohorts: ProcessCohorts | undefined;
 
-  constructor(context: QuorumContext) {
+  constructor(context: QuorumContext, cohorts: ProcessCohorts | undefined) {
+    this.#cohorts = cohorts;
     this.#nodes = context.nodes;
     this.#layout = context.layout;
     this.#budget = context.budget;
@@ -72,10 +78,12 @@ export class QuorumAcquire {
     request: DriverAcquireRequest,
     proposal: bigint | null,
     place: QueuePlace | undefined,
+    reserving: boolean,
   ): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
     const { key, ownerSecret, holder, ttlMs } = request;
     const keys = this.#layout.queueScriptKeys(key);
     const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs), proposal?.toString() ?? "", ...placeArgs(place)];
+    if (reserving) args.push(((proposal as bigint) + BLOCK).toString());
     const { replies, pending, rest } = await this.#nodes.fanOutUntil(
       (node) => node.run("acquire", QUORUM_ACQUIRE_SCRIPT, keys, args).then((value) => toAcquireVote(node, value)),
       { bound: this.#budget.bound("acquire", ttlMs), enough: (answers) => grantedAlike(answers, this.#nodes.quorum) },
@@ -101,7 +109,10 @@ export class QuorumAcquire {
   async #attempt(request: DriverAcquireRequest, place: QueuePlace | undefined): Promise<DriverAcquireResult | typeof OUTBID> {
     const startedAt = monotonicNow();
     const proposal = this.#settings.fencing ? this.#proposals.next() : null;
-    const { votes, rest } = await this.#requestVotes(request, proposal, place);
+    // A waiting fresh owner's grant comes through the line: it reserves a token block for its process cohort on every
+    // node that grants it (a majority). Core's first attempt, and so a free key taken with empty queues, reserves none.
+    const reserving = place !== undefined && request.freshOwner === true && proposal !== null && this.#cohorts !== undefined;
+    const { votes, rest } = await this.#requestVotes(request, proposal, place, reserving);
     const granted = votes.filter((vote): vote is GrantVote => vote.vote === "for");
     if (granted.length < this.#nodes.quorum) {
       await this.#undo(request, votes, place);
@@ -125,7 +136,10 @@ export class QuorumAcquire {
     const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
     const queuedOn = everyVote.filter((vote) => vote.vote !== "for").map((vote) => vote.node);
     if (place !== undefined && queuedOn.length > 0) await this.#leave(request.key, place, { won: queuedOn });
-    return { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
+    const grant: DriverGranted = { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
+    const queued = reserving ? Math.max(0, ...everyVote.map((vote) => (vote.vote === "for" ? vote.queued : 0))) : 0;
+    this.#cohorts?.granted(request, grant, startedAt, queued, reserving);
+    return grant;
   }
 
   /**

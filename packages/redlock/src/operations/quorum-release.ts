@@ -12,13 +12,19 @@ export class QuorumRelease {
     this.#context = context;
   }
 
-  async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
+  /**
+   * Drops one level of `ownerSecret`'s hold on every node; `lastPassed` (a process cohort's give-back) lowers each node's
+   * counter that still shows the hold to the last token its cohort passed.
+   */
+  async release(key: string, ownerSecret: string, lastPassed?: bigint): Promise<{ held: boolean; holdCount: number }> {
     const { nodes, layout, budget } = this.#context;
+    const channel = layout.releaseChannel(key);
+    const args = lastPassed === undefined ? [ownerSecret, channel] : [ownerSecret, channel, "", "", "", lastPassed.toString()];
     // Decided once a majority released, or too many did not hold it: the other nodes run it in order on their connections.
-    const { replies } = await nodes.fanOutUntil(
-      (node) => node.run("release", QUORUM_RELEASE_SCRIPT, layout.queueScriptKeys(key), [ownerSecret, layout.releaseChannel(key)]),
-      { bound: budget.bound("release"), enough: (answers) => releaseDecided(nodes, answers) },
-    );
+    const { replies } = await nodes.fanOutUntil((node) => node.run("release", QUORUM_RELEASE_SCRIPT, layout.queueScriptKeys(key), args), {
+      bound: budget.bound("release"),
+      enough: (answers) => releaseDecided(nodes, answers),
+    });
     const counts = replies.flatMap((reply) => (heldHere(reply) ? [Number((reply.value as number[])[1])] : []));
     const errors = replies.filter((reply) => !reply.ok).length;
     if (counts.length >= nodes.quorum) return { held: true, holdCount: nodes.majorityValue(counts) ?? 0 };

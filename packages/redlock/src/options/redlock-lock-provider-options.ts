@@ -31,6 +31,13 @@ export interface RedlockLockProviderOptions extends DriverLockProviderOptions {
    * a crashed waiter holds up the ones behind it at most this long. @default 3000
    */
   waiterLeaseMs?: number;
+  /**
+   * How many times in a row a hold this process took on a quorum may pass to another acquire of this process with no
+   * server call while waiters of other processes are queued; then it goes back to the nodes, which hand it to the head
+   * of their queues. 0 keeps strict FIFO across processes. Passes need fencing (`fencing: true`). See "Process cohorts"
+   * in the README. @default 16
+   */
+  localPasses?: number;
 }
 
 /** The default of every option of `RedlockLockProviderOptions` that has one. */
@@ -45,6 +52,7 @@ export const DEFAULT_REDLOCK_LOCK_OPTIONS: Readonly<Required<Omit<RedlockLockPro
   unsubscribeDelayMs: 2_000,
   renewBatchSize: 1_000,
   waiterLeaseMs: 3_000,
+  localPasses: 16,
 });
 
 /** `RedlockLockProviderOptions` after validation: every default applied, and either the URL parsed or the caller's clients. */

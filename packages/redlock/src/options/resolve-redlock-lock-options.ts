@@ -22,6 +22,7 @@ const REDLOCK_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_REDLOCK_LOCK_OPTIO
     unsubscribeDelayMs: durationSetting(0),
     renewBatchSize: integerSetting(1, 100_000),
     waiterLeaseMs: durationSetting(30),
+    localPasses: integerSetting(0, 1_000_000),
   },
   defaults: DEFAULT_REDLOCK_LOCK_OPTIONS,
 };

@@ -46,20 +46,22 @@ const QUEUE_KEYS = "local lock, fence, queue, waiters = KEYS[1], KEYS[2], KEYS[3
 /**
  * One node's vote on a lock. ARGV: owner secret, holder
  * label, ttl ms, proposed token (a decimal integer string, or "" without fencing), waiter id ("" for an attempt that
- * does not wait), waiter ticket, waiter lease ms.
+ * does not wait), waiter ticket, waiter lease ms, and optionally the counter a grant sets (the proposal plus a token
+ * block reserved for a process cohort; the proposal itself when absent).
  * A free lock goes only to the queue's first live waiter (or a waiter whose ticket puts it ahead of the first: its
  * place had not reached this node yet when the last release here announced the first), or to anyone when no one
  * waits; then only with a proposed token above the node's never-expiring counter, which is raised to it, so every
  * node that grants stores the same token. A refused waiter joins (or refreshes its place in) the queue.
- * Returns {1, token, holdCount, ttlMs} when granted or re-entered (a re-entry keeps its token), {0, ms until the holder's
- * lease or the first waiter's entry ends} when refused, {-1, counter} when the proposal was not above the counter.
+ * Returns {1, token, holdCount, ttlMs, waiters left in the queue} when granted or re-entered (a re-entry keeps its token;
+ * the waiters are absent when none), {0, ms until the holder's lease or the first waiter's entry ends} when refused,
+ * {-1, counter} when the proposal was not above the counter.
  */
 export const QUORUM_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:quorum-acquire",
   `${QUEUE_KEYS}
 if redis.call("EXISTS", lock, queue) == 0 then
   local proposed = ARGV[4]
-  local last = proposed ~= "" and redis.call("SET", fence, proposed, "GET")
+  local last = proposed ~= "" and redis.call("SET", fence, ARGV[8] or proposed, "GET")
   if not (last and (#last > #proposed or (#last == #proposed and last >= proposed))) then
     redis.call("HSET", lock, "owner", ARGV[1], "holder", ARGV[2], "count", 1, "token", proposed)
     redis.call("PEXPIRE", lock, ARGV[3])
@@ -85,7 +87,7 @@ if owner then
 elseif head and head ~= id and not ahead then
   refusal = {0, head_expires - now}
 elseif proposed ~= "" then
-  local last = redis.call("SET", fence, proposed, "GET")
+  local last = redis.call("SET", fence, ARGV[8] or proposed, "GET")
   if last and (#last > #proposed or (#last == #proposed and last >= proposed)) then
     redis.call("SET", fence, last)
     refusal = {-1, last}
@@ -98,7 +100,7 @@ end
 if head and id ~= "" then drop_waiter(queue, waiters, id) end
 redis.call("HSET", lock, "owner", secret, "holder", ARGV[2], "count", 1, "token", proposed)
 redis.call("PEXPIRE", lock, ttl)
-return {1, proposed, 1, ttl}
+return {1, proposed, 1, ttl, now and redis.call("ZCARD", queue) or 0}
 `,
   4,
 );
@@ -107,7 +109,9 @@ return {1, proposed, 1, ttl}
  * Drops one level of a hold; at zero deletes it and announces the queue's first live waiter, if any, on the release
  * channel (so does a release that finds the lock free: its copy here expired). ARGV: owner secret, release channel,
  * and when a waiter gives back a grant of a failed attempt: its waiter id, ticket and lease ms (it keeps its place in
- * the queue). Returns {held 1|0, holdCount left}.
+ * the queue); a process cohort's give-back sends "", "", "" there and then the last token it passed: the last level's
+ * release lowers the counter to it (never below the hold's own token), giving back the rest of the block its grant
+ * reserved. Returns {held 1|0, holdCount left}.
  */
 export const QUORUM_RELEASE_SCRIPT = new RedisScript(
   "distlock:quorum-release",
@@ -115,6 +119,12 @@ export const QUORUM_RELEASE_SCRIPT = new RedisScript(
 local hold = redis.call("HMGET", lock, "owner", "count")
 local giving_back = (ARGV[3] or "") ~= ""
 if hold[1] == ARGV[1] and hold[2] == "1" and not giving_back then
+  local lower = ARGV[6]
+  if lower then
+    local function above(a, b) return #a > #b or (#a == #b and a > b) end
+    local counter, token = redis.call("GET", fence), redis.call("HGET", lock, "token")
+    if counter and token and above(counter, lower) and not above(token, lower) then redis.call("SET", fence, lower) end
+  end
   redis.call("DEL", lock)
   if redis.call("EXISTS", queue) == 0 then return {1, 0} end
 end
