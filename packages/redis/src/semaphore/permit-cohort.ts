@@ -25,8 +25,8 @@ export interface PassTarget {
 
 /** An acquire of this process waiting in a cohort's local line, outside the server's line. */
 export interface LocalPermitWaiter extends PassTarget {
-  /** `monotonicNow()` when it joined the line. */
-  readonly since: number;
+  /** `monotonicNow()` by which it stops waiting here and goes to the server's line. */
+  readonly until: number;
 }
 
 /**

@@ -1,13 +1,7 @@
 import { type DriverGranted, type DriverPermitRequest, monotonicNow } from "@distlock/core/driver";
 import type { LocalLines, LocalWaiter } from "../waiting/local-lines.js";
+import { queueRefreshMs } from "../waiting/wait-in-queue.js";
 import { type CohortGrant, type LocalPermitWaiter, type PassTarget, PermitCohort } from "./permit-cohort.js";
-
-/**
- * How long an acquire waits in a cohort's local line before it goes to the server's line: a bound on what a stale
- * "contended" costs (the last reply said no permit was free; one may have been freed since). In the server's line a
- * pass can still reach it.
- */
-export const LOCAL_PATIENCE_MS = 50;
 
 /**
  * The permit cohorts of one driver (after Dice, Marathe and Shavit, "Lock Cohorting"): per semaphore, the one-permit
@@ -17,12 +11,15 @@ export const LOCAL_PATIENCE_MS = 50;
  */
 export class PermitCohorts {
   readonly #maxPasses: number;
+  readonly #waiterLeaseMs: number;
   /** This process's one-permit waiters in the servers' lines (they join it when refused). */
   readonly #serverLines: LocalLines;
   readonly #cohorts = new Map<string, PermitCohort>();
 
-  constructor(maxPasses: number, serverLines: LocalLines) {
+  /** `waiterLeaseMs`: the server line's, which sets how long an acquire waits here at most (see `wait`). */
+  constructor(maxPasses: number, waiterLeaseMs: number, serverLines: LocalLines) {
     this.#maxPasses = maxPasses;
+    this.#waiterLeaseMs = waiterLeaseMs;
     this.#serverLines = serverLines;
   }
 
@@ -54,8 +51,10 @@ export class PermitCohorts {
 
   /**
    * Waits in the semaphore's local line for a pass; resolves undefined when the acquire is to wait on the server
-   * instead (the cohort ended, or it waited `LOCAL_PATIENCE_MS`). Undefined (no wait) when no grant here could be
-   * passed to `request`, or the server would not make it wait.
+   * instead: the cohort ended, or it waited as long as a waiter in the server's line waits between refreshes
+   * (`queueRefreshMs`), which bounds what a stale "contended" costs (a permit may have been freed since the last
+   * reply); in the server's line a pass can still reach it. Undefined (no wait) when no grant here could be passed to
+   * `request`, or the last reply said the server would not make it wait.
    */
   wait(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted | undefined> | undefined {
     if (request.count !== 1) return undefined;
@@ -80,7 +79,7 @@ export class PermitCohorts {
         ownerSecret: request.ownerSecret,
         ttlMs: request.ttlMs,
         waiterId: "",
-        since: monotonicNow(),
+        until: monotonicNow() + queueRefreshMs(this.#waiterLeaseMs, request.ttlMs),
         receive: (granted) => end(granted),
         fallBack: () => void end(undefined),
       };
@@ -145,20 +144,20 @@ export class PermitCohorts {
     for (const waiter of cohort.takeWaitersIf(cohort.grants.size === 0 ? () => true : leaves)) waiter.fallBack();
   }
 
-  /** Armed while the line is not empty: at its first waiter's patience, sends those who waited that long to the server. */
+  /** Armed while the line is not empty: at the soonest end of a waiter's patience, sends those whose patience ended to the server. */
   #armPatience(cohort: PermitCohort): void {
-    const first = cohort.line[0];
-    if (first === undefined || this.#cohorts.get(cohort.name) !== cohort) {
+    if (cohort.line.length === 0 || this.#cohorts.get(cohort.name) !== cohort) {
       cohort.patience = undefined;
       return;
     }
+    const soonest = Math.min(...cohort.line.map((waiter) => waiter.until));
     cohort.patience = setTimeout(
       () => {
         const now = monotonicNow();
-        for (const waiter of cohort.takeWaitersIf((w) => now - w.since >= LOCAL_PATIENCE_MS)) waiter.fallBack();
+        for (const waiter of cohort.takeWaitersIf((w) => w.until <= now)) waiter.fallBack();
         this.#armPatience(cohort);
       },
-      Math.max(1, first.since + LOCAL_PATIENCE_MS - monotonicNow()),
+      Math.max(1, soonest - monotonicNow()),
     );
     cohort.patience.unref();
   }

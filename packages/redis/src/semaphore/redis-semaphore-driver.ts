@@ -80,7 +80,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
       claimHandOffs: false,
     };
     const serverLines = access.localPasses > 0 ? new LocalLines(access.localPasses) : undefined;
-    this.#cohorts = serverLines === undefined ? undefined : new PermitCohorts(access.localPasses, serverLines);
+    this.#cohorts = serverLines === undefined ? undefined : new PermitCohorts(access.localPasses, access.waiterLeaseMs, serverLines);
     this.#cohortQueue = serverLines === undefined ? this.#queue : { ...this.#queue, joinLocalLine: serverLines.join.bind(serverLines) };
   }
 
