@@ -15,7 +15,7 @@ export const DISTLOCK_SEMAPHORE: RedisLockSubject = {
   role: "distlock",
   permits: SEMAPHORE_PERMITS,
   clientCommands: ["evalsha", "eval", "subscribe", "unsubscribe"],
-  settings: "defaults (FIFO line, pub/sub wake-ups, watchdog on); one `provider.semaphore(name)` per name, kept",
+  settings: "defaults (FIFO line, pub/sub wake-ups, permit cohorts with localPasses 16, watchdog on); one `provider.semaphore(name)` per name, kept",
   async open(url) {
     const provider = new RedisLockProvider({ url });
     const semaphores = new Map<string, DistlockSemaphore>();

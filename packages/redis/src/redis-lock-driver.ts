@@ -142,6 +142,7 @@ export class RedisLockDriver implements LockDriver {
       waiterLeaseMs: config.settings.waiterLeaseMs,
       lingerMs: config.settings.unsubscribeDelayMs,
       renewBatchSize: config.settings.renewBatchSize,
+      localPasses: config.settings.localPasses,
     });
     this.#anyOutcomes = {
       value: (reply) => reply,

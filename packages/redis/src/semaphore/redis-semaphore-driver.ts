@@ -1,10 +1,22 @@
 import { PermitsMismatchError, type SemaphoreState } from "@distlock/core";
-import type { DriverAcquireResult, DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import {
+  type DriverAcquireResult,
+  type DriverGranted,
+  type DriverPermitRequest,
+  type DriverRenewal,
+  type DriverWait,
+  monotonicNow,
+  type SemaphoreDriver,
+} from "@distlock/core/driver";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { slotBatches } from "../keys/slot-batches.js";
 import type { RedisScript } from "../scripts/redis-script.js";
+import { LocalLines } from "../waiting/local-lines.js";
 import type { ChannelListener } from "../waiting/release-subscriber.js";
 import { type QueueAccess, waitInQueue } from "../waiting/wait-in-queue.js";
+import type { CohortGrant, PassTarget } from "./permit-cohort.js";
+import { PermitCohorts } from "./permit-cohorts.js";
+import { PassRefusal, SEMAPHORE_PASS_SCRIPT } from "./semaphore-pass-script.js";
 import {
   SEMAPHORE_ACQUIRE_SCRIPT,
   SEMAPHORE_INSPECT_SCRIPT,
@@ -27,13 +39,18 @@ export interface RedisSemaphoreAccess {
   /** How long after its last waiter here a semaphore still counts as contended (the release channels' `unsubscribeDelayMs`). */
   readonly lingerMs: number;
   readonly renewBatchSize: number;
+  /** Passes in a row of a one-permit grant among this process's acquirers while others wait (see "Permit cohorts"); 0: none. */
+  readonly localPasses: number;
 }
 
 /** What the acquire script answers: a grant's token, a refusal's retry bound, or {stored permits} on a mismatch. */
 type AcquireReply = string | number | [number];
 
-/** What the release script answers: 1|0 (held), or {1|0, then waiter id, token, ttl ms per grant to a waiter of this driver}. */
+/** What the release script answers: 1|0 (held), or {1|0, then waiter id, token, ttl ms, waiters left per grant to a waiter of this driver}. */
 type ReleaseReply = number | [number, ...(string | number)[]];
+
+/** What the pass script answers: {token, waiters in the server's line, free permits}, or a `PassRefusal`. */
+type PassReply = number | [string, number, number];
 
 /**
  * Counting semaphores as atomic Lua scripts (see `semaphore-scripts.ts` for the data layout), waiting in a FIFO line
@@ -44,7 +61,11 @@ type ReleaseReply = number | [number, ...(string | number)[]];
 export class RedisSemaphoreDriver implements SemaphoreDriver {
   readonly #access: RedisSemaphoreAccess;
   readonly #queue: QueueAccess;
+  /** `#queue` for one-permit waiters while cohorts are on: a refused waiter joins this process's line too, where a pass may reach it. */
+  readonly #cohortQueue: QueueAccess;
   readonly #waiters: SemaphoreWaiters;
+  /** Undefined with `localPasses` 0. */
+  readonly #cohorts: PermitCohorts | undefined;
 
   constructor(access: RedisSemaphoreAccess) {
     this.#access = access;
@@ -58,19 +79,25 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
       // The scripts grant a waiter its permits and tell it so, so the message is its permit (see semaphore-scripts.ts).
       claimHandOffs: false,
     };
+    const serverLines = access.localPasses > 0 ? new LocalLines(access.localPasses) : undefined;
+    this.#cohorts = serverLines === undefined ? undefined : new PermitCohorts(access.localPasses, access.waiterLeaseMs, serverLines);
+    this.#cohortQueue = serverLines === undefined ? this.#queue : { ...this.#queue, joinLocalLine: serverLines.join.bind(serverLines) };
   }
 
   /** True while a waiter of this driver waits on `name` (or did a moment ago): an acquire then joins the line at once, in one call that takes the permits if they are free. */
   isWatching(name: string): boolean {
-    return this.#waiters.isWaiting(name);
+    return this.#waiters.isWaiting(name) || this.#cohorts?.has(name) === true;
   }
 
   tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult> {
     return this.#attempt(request, undefined);
   }
 
+  /** Waits for a pass in this process's cohort of the semaphore where one may come, else (or then) in the server's line. */
   acquire(request: DriverPermitRequest, wait: DriverWait): Promise<DriverGranted> {
-    return waitInQueue(this.#queue, request, wait.signal);
+    const local = this.#cohorts?.wait(request, wait.signal);
+    if (local === undefined) return this.#waitInLine(request, wait.signal);
+    return local.then((granted) => granted ?? this.#waitInLine(request, wait.signal));
   }
 
   async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
@@ -91,15 +118,15 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
         });
       }),
     );
+    const cohorts = this.#cohorts;
+    if (cohorts !== undefined) for (const [i, { key, ownerSecret }] of renewals.entries()) if (!renewed[i]) cohorts.lost(key, ownerSecret);
     return renewed;
   }
 
-  async release(name: string, ownerSecret: string): Promise<boolean> {
-    const args = [ownerSecret, this.#waiters.channel];
-    const reply = (await this.#access.run("release", SEMAPHORE_RELEASE_SCRIPT, [this.#access.layout.tag(name)], args)) as ReleaseReply;
-    if (typeof reply === "number") return reply === 1;
-    for (let i = 1; i + 2 < reply.length; i += 3) this.#waiters.deliver(`${reply[i]} ${reply[i + 1]} ${reply[i + 2]}`);
-    return reply[0] === 1;
+  /** Passes a cohort's grant to the next acquirer here (within the bound), else gives the permits back to the server's line. */
+  release(name: string, ownerSecret: string): Promise<boolean> {
+    const grant = this.#cohorts?.grantOf(name, ownerSecret);
+    return grant === undefined ? this.#giveBack(name, ownerSecret) : this.#passOn(grant);
   }
 
   async inspect(name: string): Promise<SemaphoreState | null> {
@@ -115,6 +142,70 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
     return { name, permits: Number(reply[0]), inUse, holders, waiters: Number(reply[1]) };
   }
 
+  /** The release script: the permits go back and on to the heads of the server's line. */
+  async #giveBack(name: string, ownerSecret: string): Promise<boolean> {
+    const args = [ownerSecret, this.#waiters.channel];
+    const reply = (await this.#access.run("release", SEMAPHORE_RELEASE_SCRIPT, [this.#access.layout.tag(name)], args)) as ReleaseReply;
+    if (typeof reply === "number") return reply === 1;
+    for (let i = 1; i + 3 < reply.length; i += 4) this.#waiters.deliver(`${reply[i]} ${reply[i + 1]} ${reply[i + 2]} ${reply[i + 3]}`);
+    return reply[0] === 1;
+  }
+
+  /** Waits in the server's line; a one-permit grant from there that left others waiting joins the cohort. */
+  #waitInLine(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted> {
+    const cohorts = this.#cohorts;
+    if (cohorts === undefined || request.count !== 1) return waitInQueue(this.#queue, request, signal);
+    return waitInQueue(this.#cohortQueue, request, signal).then((granted) => {
+      cohorts.granted(request.key, request.ownerSecret, request.ttlMs, granted.queued);
+      return granted;
+    });
+  }
+
+  /**
+   * The release of a cohort's grant by its holder: passed by the pass script to the next acquirer here while the bound
+   * allows, else given back. Resolves once the server has answered, so true means the holder held the permit until then.
+   */
+  async #passOn(grant: CohortGrant): Promise<boolean> {
+    const cohorts = this.#cohorts as PermitCohorts;
+    /** A pass proved the releasing holder held the permit; later steps place a grant its target no longer wanted. */
+    let held = false;
+    for (let target = cohorts.nextTarget(grant); target !== undefined; target = cohorts.nextTarget(grant)) {
+      const sentAt = monotonicNow();
+      const reply = await this.#pass(grant, target);
+      if (typeof reply !== "number") {
+        const [token, queued, free] = reply;
+        cohorts.passed(grant, target, Number(queued), Number(free));
+        held = true;
+        const granted = { acquired: true, fencingToken: BigInt(token), holdCount: 1, ttlMs: grant.ttlMs, grantedAt: sentAt } as const;
+        if (target.receive(granted, Number(queued))) return true;
+        continue;
+      }
+      if (reply === PassRefusal.notInLine) continue;
+      target.fallBack();
+      if (reply === PassRefusal.lost) {
+        cohorts.end(grant);
+        return held;
+      }
+      cohorts.yieldTo(grant);
+      break;
+    }
+    cohorts.end(grant);
+    return (await this.#giveBack(grant.name, grant.secret)) || held;
+  }
+
+  /** One pass of `grant` to `target`; a failed call ends the cohort's grant and sends `target` to the server's line. */
+  async #pass(grant: CohortGrant, target: PassTarget): Promise<PassReply> {
+    const args = [grant.secret, target.ownerSecret, grant.ttlMs, target.waiterId];
+    try {
+      return (await this.#access.run("pass", SEMAPHORE_PASS_SCRIPT, [this.#access.layout.tag(grant.name)], args)) as PassReply;
+    } catch (error) {
+      // The pass may have run: the grant is then the target's, which its own attempt on the server finds.
+      this.#cohorts?.end(grant);
+      target.fallBack();
+      throw error;
+    }
+  }
+
   /** One attempt; with a `waiterId` a refusal joins (or refreshes) that waiter's place in line. */
   async #attempt(request: DriverPermitRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
     const { key, ownerSecret, ttlMs, holder, permits, count } = request;
@@ -122,7 +213,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
     const reply = (await this.#access.run("acquire", SEMAPHORE_ACQUIRE_SCRIPT, [this.#access.layout.tag(key)], args).catch((error: unknown) => {
       // The script may still run (e.g. after a command timeout): a release sent now runs after it and gives back what
       // it granted, as nothing else will use this fresh owner secret.
-      void this.release(key, ownerSecret).catch(() => undefined);
+      void this.#giveBack(key, ownerSecret).catch(() => undefined);
       throw error;
     })) as AcquireReply;
     if (Array.isArray(reply)) throw new PermitsMismatchError(key, permits, Number(reply[0]));

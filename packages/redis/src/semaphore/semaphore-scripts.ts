@@ -11,8 +11,8 @@ import { RedisScript } from "../scripts/redis-script.js";
  *   per waiter in line (it lapses unless refreshed), where the channel is the waiting client's own;
  * - `<tag>:sem:queue`: the FIFO line, waiter ids in arrival order;
  * - `<tag>:sem:fence`: the fencing counter, never expiring (the lock's `next_token`, so tokens also follow the clock).
- * "<waiter id> <fencing token> <ttl ms>" on a waiter's channel tells it its permits were granted to it (the lock's
- * hand-off format), so it holds them without another round trip, and no other client hears of it.
+ * "<waiter id> <fencing token> <ttl ms> <waiters left in line>" on a waiter's channel tells it its permits were granted
+ * to it (the lock's hand-off format), so it holds them without another round trip, and no other client hears of it.
  * The state hash outlives the holders and the line (so a missing hash means an idle semaphore), and they outlive the
  * longest lease and the line's lease; an idle semaphore leaves only its fence.
  *
@@ -63,7 +63,7 @@ local function grant(secret, count, ttl, holder)
   return token
 end
 local function publish(id, token, ttl, channel)
-  redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl)
+  redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl .. " " .. redis.call("LLEN", queue))
 end
 local function serve_line(tell)
   for _ = 1, 1000 do
@@ -170,7 +170,7 @@ return math.max(1, soonest and soonest - now or lease)
 /**
  * Gives a grant's permits back and grants them on to the heads of the line that fit now: each grant to a waiter of
  * the caller (on channel `own`) is in the reply, the others are published. ARGV: owner secret, the caller's channel.
- * Returns 1, or 0 when not held; {1|0, then per grant to the caller's waiters: waiter id, fencing token, ttl ms}.
+ * Returns 1, or 0 when not held; {1|0, then per grant to the caller's waiters: waiter id, fencing token, ttl ms, waiters left in line}.
  */
 export const SEMAPHORE_RELEASE_SCRIPT = new RedisScript(
   "distlock:semaphore-release",
@@ -200,6 +200,7 @@ local line_empty = serve_line(function(id, token, ttl, channel)
   table.insert(told, id)
   table.insert(told, token)
   table.insert(told, ttl)
+  table.insert(told, redis.call("LLEN", queue))
 end)
 store(line_empty)
 if #told == 1 then return held end
