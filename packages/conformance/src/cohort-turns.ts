@@ -35,3 +35,55 @@ export async function comeBackUntilServed(here: LockProvider, lock: Lock, option
   await held.release();
   return tokens;
 }
+
+/**
+ * A worker coming back while a waiter elsewhere is queued: a provider from `elsewhere()` holds `key`; a worker on `here`,
+ * then a waiter on another provider from `elsewhere()`, queue behind it (`queued(n)` resolves once n wait on the
+ * server); once the hold is released, the worker comes back until the remote waiter is served. Returns who got the key
+ * in which order ("local", "remote") and the worker's tokens.
+ */
+export async function comeBackWhileRemoteWaits(
+  here: LockProvider,
+  elsewhere: () => LockProvider,
+  key: string,
+  options: AcquireOptions,
+  queued: (waiters: number) => Promise<unknown>,
+): Promise<{ names: string[]; tokens: bigint[] }> {
+  const names: string[] = [];
+  const first = await elsewhere().acquire(key, options);
+  const worker = here.acquire(key, options);
+  await queued(1);
+  const remote = elsewhere()
+    .acquire(key, options)
+    .then(async (won) => {
+      names.push("remote");
+      await won.release();
+    });
+  await queued(2);
+  // The worker is handed the key from the line, with the remote waiter still queued behind it.
+  await first.release();
+  const tokens = await comeBackUntilServed(here, await worker, options, names);
+  await remote;
+  return { names, tokens };
+}
+
+/**
+ * Passes `lock` on within `here` `passes` times: each time another acquire of `lock.key` waits (`waiting(n)` resolves
+ * once n acquires wait there, the holder included), then the holder releases. Returns the last holder's lock.
+ */
+export async function passAlong(
+  here: LockProvider,
+  lock: Lock,
+  options: AcquireOptions,
+  passes: number,
+  waiting: (acquires: number) => Promise<unknown>,
+): Promise<Lock> {
+  let held = lock;
+  for (let i = 0; i < passes; i++) {
+    const next = here.acquire(held.key, options);
+    await waiting(i + 2);
+    await held.release();
+    held = await next;
+  }
+  return held;
+}

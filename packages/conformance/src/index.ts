@@ -11,7 +11,7 @@ export { describeReentrancy } from "./areas/reentrancy.js";
 export { describeSemaphore } from "./areas/semaphore.js";
 export { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 export { describeWaiting } from "./areas/waiting.js";
-export { type CohortGrant, comeBackUntilServed, takeCohortTurn } from "./cohort-turns.js";
+export { type CohortGrant, comeBackUntilServed, comeBackWhileRemoteWaits, passAlong, takeCohortTurn } from "./cohort-turns.js";
 export { describeLockProvider } from "./describe-lock-provider.js";
 export { aborted, abortLateness, TIMER_ORDER_SLACK_MS } from "./expectations.js";
 export type { ConformanceConfig, ConformanceFaults, ConformanceOptions, ResolvedConformanceOptions } from "./suite-options.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type CohortGrant, comeBackUntilServed, takeCohortTurn } from "@distlock/conformance";
+import { type CohortGrant, comeBackWhileRemoteWaits, passAlong, takeCohortTurn } from "@distlock/conformance";
 import { type AcquireOptions, type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
@@ -62,21 +62,13 @@ describe("redis process cohorts", () => {
     const localPasses = 3;
     const here = provider({ localPasses });
     const k = key("linger");
-    const names: string[] = [];
-    const first = await provider().acquire(k, TTL);
-    const worker = here.acquire(k, TTL);
-    await expect.poll(() => queueLength(k)).toBe(1);
-    const remote = provider()
-      .acquire(k, TTL)
-      .then(async (won) => {
-        names.push("remote");
-        await won.release();
-      });
-    await expect.poll(() => queueLength(k)).toBe(2);
-    // The worker is handed the key from the line, with the remote waiter still queued behind it.
-    await first.release();
-    const tokens = await comeBackUntilServed(here, await worker, TTL, names);
-    await remote;
+    const { names, tokens } = await comeBackWhileRemoteWaits(
+      here,
+      () => provider(),
+      k,
+      TTL,
+      (n) => expect.poll(() => queueLength(k)).toBe(n),
+    );
     expect(names).toEqual([...Array<string>(localPasses + 1).fill("local"), "remote"]);
     expect(tokens).toEqual(tokens.map((_, i) => (tokens[0] as bigint) + BigInt(i)));
   });
@@ -85,13 +77,7 @@ describe("redis process cohorts", () => {
     const here = watchedProvider({ localPasses: 100 });
     const k = key("lost");
     const ttl = { ttlMs: 900 };
-    let lock = await heldFromTheLine(k, here.provider, ttl);
-    for (let i = 0; i < 5; i++) {
-      const next = here.provider.acquire(k, ttl);
-      await expect.poll(() => here.waits()).toBe(i + 2);
-      await lock.release();
-      lock = await next;
-    }
+    const lock = await passAlong(here.provider, await heldFromTheLine(k, here.provider, ttl), ttl, 5, (n) => expect.poll(() => here.waits()).toBe(n));
     const inspected = await here.provider.inspect(k);
     // The server shows the cohort's hold: the first holder's token, with the passes made on top of it here.
     expect(inspected?.fencingToken).toBe((lock.fencingToken as bigint) - 5n);
@@ -105,10 +91,7 @@ describe("redis process cohorts", () => {
     const here = watchedProvider({ localPasses: 4 });
     const k = key("renew");
     const holder = await heldFromTheLine(k, here.provider, { ttlMs: 2_000 });
-    const next = here.provider.acquire(k, { ttlMs: 2_000 });
-    await expect.poll(() => here.waits()).toBe(2);
-    await holder.release();
-    const passed = await next;
+    const passed = await passAlong(here.provider, holder, { ttlMs: 2_000 }, 1, (n) => expect.poll(() => here.waits()).toBe(n));
     expect(passed.fencingToken).toBe((holder.fencingToken as bigint) + 1n);
     await passed.renew(5_000);
     expect(Number(await server.command("PTTL", `${tag(k)}:lock`))).toBeGreaterThan(2_000);
@@ -123,10 +106,7 @@ describe("redis process cohorts", () => {
     const k = key("expired");
     const short = { ttlMs: 500, autoRenew: false };
     const holder = await heldFromTheLine(k, here.provider, short);
-    const next = here.provider.acquire(k, short);
-    await expect.poll(() => here.waits()).toBe(2);
-    await holder.release();
-    const passed = await next;
+    const passed = await passAlong(here.provider, holder, short, 1, (n) => expect.poll(() => here.waits()).toBe(n));
     expect(passed.fencingToken).toBe((holder.fencingToken as bigint) + 1n);
     await expect.poll(() => server.command("EXISTS", `${tag(k)}:lock`), { timeout: 2_000 }).toBe(0);
     const later = await provider().acquire(k, TTL);

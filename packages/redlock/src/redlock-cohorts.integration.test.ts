@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type CohortGrant, comeBackUntilServed, takeCohortTurn } from "@distlock/conformance";
+import { type CohortGrant, comeBackWhileRemoteWaits, passAlong, takeCohortTurn } from "@distlock/conformance";
 import { type AcquireOptions, type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { DRIFT_FACTOR, DRIFT_FLOOR_MS, DriverLockProvider, type LockDriver, monotonicNow } from "@distlock/core/driver";
 import { TOKEN_BLOCK } from "@distlock/redis/internal";
@@ -107,20 +107,13 @@ describe("redlock process cohorts", () => {
     const localPasses = 3;
     const here = provider({ localPasses });
     const k = key("linger");
-    const names: string[] = [];
-    const first = await provider().acquire(k, TTL);
-    const worker = here.acquire(k, TTL);
-    await expect.poll(() => queueLengths(k)).toEqual(everyNode(1));
-    const remote = provider()
-      .acquire(k, TTL)
-      .then(async (won) => {
-        names.push("remote");
-        await won.release();
-      });
-    await expect.poll(() => queueLengths(k)).toEqual(everyNode(2));
-    await first.release();
-    const tokens = await comeBackUntilServed(here, await worker, TTL, names);
-    await remote;
+    const { names, tokens } = await comeBackWhileRemoteWaits(
+      here,
+      () => provider(),
+      k,
+      TTL,
+      (n) => expect.poll(() => queueLengths(k)).toEqual(everyNode(n)),
+    );
     expect(names).toEqual([...Array<string>(localPasses + 1).fill("local"), "remote"]);
     expect(tokens).toEqual(tokens.map((_, i) => (tokens[0] as bigint) + BigInt(i)));
   });
@@ -135,10 +128,7 @@ describe("redlock process cohorts", () => {
     await first.release();
     const holder = await holding;
     const grantedBy = monotonicNow();
-    const next = here.provider.acquire(k, short);
-    await expect.poll(() => here.waits()).toBe(2);
-    await holder.release();
-    const passed = await next;
+    const passed = await passAlong(here.provider, holder, short, 1, (n) => expect.poll(() => here.waits()).toBe(n));
     expect(passed.fencingToken).toBe((holder.fencingToken as bigint) + 1n);
     // The same lease: the cohort's runs from its grant's fan-out, the holder's from the wait's attempt, begun just before.
     expect(passed.validUntil - holder.validUntil).toBeGreaterThanOrEqual(0);
@@ -158,13 +148,7 @@ describe("redlock process cohorts", () => {
     const here = watched({ localPasses: 100 });
     const k = key("lost");
     const ttl = { ttlMs: 900 };
-    let lock = await heldFromTheQueues(k, here.provider, ttl);
-    for (let i = 0; i < 3; i++) {
-      const next = here.provider.acquire(k, ttl);
-      await expect.poll(() => here.waits()).toBe(i + 2);
-      await lock.release();
-      lock = await next;
-    }
+    const lock = await passAlong(here.provider, await heldFromTheQueues(k, here.provider, ttl), ttl, 3, (n) => expect.poll(() => here.waits()).toBe(n));
     await lock.renew(5_000);
     const ttls = await onEveryNode((s) => s.command("PTTL", `${tag(k)}:lock`));
     expect(ttls.every((left) => Number(left) > 900)).toBe(true);
@@ -181,11 +165,7 @@ describe("redlock process cohorts", () => {
     const here = watched({ localPasses: 100 });
     const k = key("watchdog");
     const ttl = { ttlMs: 600 };
-    let lock = await heldFromTheQueues(k, here.provider, ttl);
-    const next = here.provider.acquire(k, ttl);
-    await expect.poll(() => here.waits()).toBe(2);
-    await lock.release();
-    lock = await next;
+    const lock = await passAlong(here.provider, await heldFromTheQueues(k, here.provider, ttl), ttl, 1, (n) => expect.poll(() => here.waits()).toBe(n));
     await Promise.all(group.servers.slice(2).map((s) => s.command("DEL", `${tag(k)}:lock`)));
     const lost = await new Promise<unknown>((resolve) => lock.signal.addEventListener("abort", () => resolve(lock.signal.reason), { once: true }));
     expect(LockError.is(lost, LockErrorCode.LockLost), String(lost)).toBe(true);
