@@ -17,6 +17,7 @@ import {
 import type { FenceKind } from "../fence/fenced-resource.js";
 import type { FaultName } from "./fault-name.js";
 import type { Primitive } from "./primitive.js";
+import { sqliteWriteLockKept } from "./sqlite-write-lock.js";
 
 /** Backends of the matrix. */
 export const BACKEND_NAMES = [
@@ -60,6 +61,11 @@ export interface BackendFixture extends AsyncDisposable {
    * persistence) must stay down longer than any lease they granted: Redlock's "delayed restart".
    */
   readonly restartDownMs: number;
+  /**
+   * An embedded database's file: whether some process keeps its write lock. A process stopped inside a write there
+   * blocks every other until it resumes, an outage for all (see `sqliteWriteLockKept`).
+   */
+  readonly writeLockKept?: () => Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -157,10 +163,12 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
   switch (backend) {
     case "sqlite": {
       const dir = mkdtempSync(join(tmpdir(), "distlock-faults-"));
+      const file = join(dir, "locks.sqlite");
       const close = async () => rmSync(dir, { recursive: true, force: true });
       return fixture({
         backend,
-        url: `sqlite:${join(dir, "locks.sqlite")}?busyTimeoutMs=2000`,
+        url: `sqlite:${file}?busyTimeoutMs=2000`,
+        writeLockKept: () => sqliteWriteLockKept(file),
         ttlMs: 1_000,
         fence: "sqlite",
         restartDownMs: 0,

@@ -54,9 +54,13 @@ const holderSigstop: FaultInjector = async (run) => {
   const scope = { outage: false, scope: holder.worker.name };
   markFault(run, "holder-sigstop", "fault", scope);
   holder.worker.pause();
+  // Stopped inside a write on an embedded file, it keeps the file's write lock: nobody can take a lock until it resumes.
+  const everyoneBlocked = (await run.fixture.writeLockKept?.()) === true ? { outage: true, scope: EVERYONE } : undefined;
+  if (everyoneBlocked !== undefined) markFault(run, "write-lock-kept", "fault", everyoneBlocked);
   await run.log.next(overtaken(run, holder), run.fixture.ttlMs * 3 + run.settings.livenessBoundMs);
   holder.worker.resume();
   markFault(run, "holder-sigstop", "fault-end", scope);
+  if (everyoneBlocked !== undefined) markFault(run, "write-lock-kept", "fault-end", everyoneBlocked);
   await run.log.next((event) => event.type === "cs-end" && event.hold === holder.hold, 10_000);
 };
 
