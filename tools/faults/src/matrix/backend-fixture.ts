@@ -17,7 +17,6 @@ import {
 import type { FenceKind } from "../fence/fenced-resource.js";
 import type { FaultName } from "./fault-name.js";
 import type { Primitive } from "./primitive.js";
-import { sqliteWriteLockKept } from "./sqlite-write-lock.js";
 
 /** Backends of the matrix. */
 export const BACKEND_NAMES = [
@@ -61,11 +60,8 @@ export interface BackendFixture extends AsyncDisposable {
    * persistence) must stay down longer than any lease they granted: Redlock's "delayed restart".
    */
   readonly restartDownMs: number;
-  /**
-   * An embedded database's file: whether some process keeps its write lock. A process stopped inside a write there
-   * blocks every other until it resumes, an outage for all (see `sqliteWriteLockKept`).
-   */
-  readonly writeLockKept?: () => Promise<boolean>;
+  /** An embedded database's file (SQLite): a process stopped inside a write there keeps its write lock (see `RowRun`). */
+  readonly embeddedFile?: string;
   close(): Promise<void>;
 }
 
@@ -168,7 +164,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
       return fixture({
         backend,
         url: `sqlite:${file}?busyTimeoutMs=2000`,
-        writeLockKept: () => sqliteWriteLockKept(file),
+        embeddedFile: file,
         ttlMs: 1_000,
         fence: "sqlite",
         restartDownMs: 0,

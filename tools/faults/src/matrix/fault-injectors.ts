@@ -5,6 +5,7 @@ import { type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy }
 import { EVERYONE, type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
 import { markFault, nextHolder, permitsHeldByOthers, type RowRun } from "../runner/row-run.js";
 import type { FaultName } from "./fault-name.js";
+import { anyWriteLockKept } from "./sqlite-write-lock.js";
 
 /** Injects one fault into a running row and returns once it is over (not necessarily recovered). */
 export type FaultInjector = (run: RowRun) => Promise<void>;
@@ -52,15 +53,18 @@ function overtaken(run: RowRun, holder: Holder): (event: HistoryEvent) => boolea
 const holderSigstop: FaultInjector = async (run) => {
   const holder = required(await nextHolder(run), "no worker entered a critical section within 10 s");
   const scope = { outage: false, scope: holder.worker.name };
-  markFault(run, "holder-sigstop", "fault", scope);
+  const stoppedAt = markFault(run, "holder-sigstop", "fault", scope);
   holder.worker.pause();
-  // Stopped inside a write on an embedded file, it keeps the file's write lock: nobody can take a lock until it resumes.
-  const everyoneBlocked = (await run.fixture.writeLockKept?.()) === true ? { outage: true, scope: EVERYONE } : undefined;
-  if (everyoneBlocked !== undefined) markFault(run, "write-lock-kept", "fault", everyoneBlocked);
-  await run.log.next(overtaken(run, holder), run.fixture.ttlMs * 3 + run.settings.livenessBoundMs);
+  const overtook = await run.log.next(overtaken(run, holder), run.fixture.ttlMs * 3 + run.settings.livenessBoundMs);
+  // Nobody got past it: stopped inside a write to a SQLite file, it keeps the file's write lock, and every other write
+  // there has waited since the stop (an outage for all). Probed only now, when a lock still kept must date from before it.
+  if (overtook === undefined && (await anyWriteLockKept(run.embeddedFiles))) {
+    const everyone = { outage: true, scope: EVERYONE };
+    markFault(run, "write-lock-kept", "fault", everyone, stoppedAt);
+    markFault(run, "write-lock-kept", "fault-end", everyone);
+  }
   holder.worker.resume();
   markFault(run, "holder-sigstop", "fault-end", scope);
-  if (everyoneBlocked !== undefined) markFault(run, "write-lock-kept", "fault-end", everyoneBlocked);
   await run.log.next((event) => event.type === "cs-end" && event.hold === holder.hold, 10_000);
 };
 

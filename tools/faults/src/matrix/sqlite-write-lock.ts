@@ -27,3 +27,9 @@ export async function sqliteWriteLockKept(path: string): Promise<boolean> {
     db.close();
   }
 }
+
+/** Whether a process keeps the write lock of any of the SQLite files at `paths`. */
+export async function anyWriteLockKept(paths: readonly string[]): Promise<boolean> {
+  for (const path of paths) if (await sqliteWriteLockKept(path)) return true;
+  return false;
+}

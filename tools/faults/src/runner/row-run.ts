@@ -23,11 +23,15 @@ export interface RowRun {
   readonly proxied?: { readonly worker: WorkerProcess; readonly proxies: readonly TcpProxy[] };
   /** Starts another worker on the backend's URL (to replace a killed one). */
   spawnWorker(): Promise<WorkerProcess>;
+  /**
+   * The SQLite files the workers write to (the lock file, the fenced resource's): a worker stopped inside a write to
+   * one keeps its write lock, and every other worker's write there waits until it resumes.
+   */
+  readonly embeddedFiles: readonly string[];
 }
 
-/** Records a fault (or its end) in the history. */
-export function markFault(run: RowRun, fault: string, phase: "fault" | "fault-end", options: { outage: boolean; scope: string }): number {
-  const at = machineNow();
+/** Records a fault (or its end) in the history, as of `at` (now unless given). */
+export function markFault(run: RowRun, fault: string, phase: "fault" | "fault-end", options: { outage: boolean; scope: string }, at = machineNow()): number {
   run.log.add({ type: phase, at, fault, ...options });
   return at;
 }

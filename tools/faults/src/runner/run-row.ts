@@ -18,6 +18,11 @@ import { WorkerProcess } from "./worker-process.js";
 /** What a row's workers contend for: a lock key whose holders write to `fence`, or a semaphore (as `RowSettings` shapes it). */
 export type RowSubject = { readonly primitive: "lock"; readonly fence: FenceServer } | { readonly primitive: "semaphore" };
 
+/** The SQLite file of a lock row's fenced resource, if it is one. */
+function sqliteFileOf(subject: WorkerSubject): string | undefined {
+  return subject.kind === "lock" && subject.fence.kind === "sql" && subject.fence.dialect === "sqlite" ? subject.fence.url : undefined;
+}
+
 /** How long a row waits for the first acquisition and for recovery after each fault. */
 const PROGRESS_TIMEOUT_MS = 20_000;
 
@@ -126,6 +131,7 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
       key,
       workers,
       spawnWorker: () => spawnWorker(),
+      embeddedFiles: [fixture.embeddedFile, sqliteFileOf(workerSubject)].filter((file): file is string => file !== undefined),
       ...(first === undefined || proxied === undefined ? {} : { proxied: { worker: first, proxies: proxied.proxies } }),
     };
     await log.next((event) => event.type === "acquired", PROGRESS_TIMEOUT_MS);
