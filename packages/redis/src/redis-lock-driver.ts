@@ -182,10 +182,11 @@ export class RedisLockDriver implements LockDriver {
   }
 
   /** Extends leases; a cohort's holder renews the cohort's server hold. */
-  async renew(ownRenewals: readonly DriverRenewal[]): Promise<boolean[]> {
-    const cohorts = this.#cohorts;
-    const renewals = cohorts === undefined ? ownRenewals : cohorts.asServerRenewals(ownRenewals);
-    const sentAt = monotonicNow();
+  renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
+    return this.#cohorts === undefined ? this.#renew(renewals) : this.#cohorts.renew(renewals, (sent) => this.#renew(sent));
+  }
+
+  async #renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
     const renewed = renewals.map(() => false);
     await Promise.all(
       this.#renewalBatches(renewals).map(async (batch) => {
@@ -197,9 +198,6 @@ export class RedisLockDriver implements LockDriver {
         });
       }),
     );
-    if (cohorts !== undefined) {
-      for (const [i, { key, ownerSecret, ttlMs }] of renewals.entries()) cohorts.renewed(key, ownerSecret, sentAt, ttlMs, renewed[i] === true);
-    }
     return renewed;
   }
 

@@ -1,13 +1,5 @@
 import type { LockCapabilities, LockState } from "@distlock/core";
-import {
-  type DriverAcquireRequest,
-  type DriverAcquireResult,
-  type DriverGranted,
-  type DriverRenewal,
-  type DriverWait,
-  type LockDriver,
-  monotonicNow,
-} from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
 import { type ProcessCohort, ProcessCohorts, RedisKeyLayout } from "@distlock/redis/internal";
 import { QuorumAcquire } from "./operations/quorum-acquire.js";
 import { QuorumInspection } from "./operations/quorum-inspection.js";
@@ -92,14 +84,8 @@ export class RedlockLockDriver implements LockDriver {
   }
 
   /** Extends leases on a majority; a cohort's holder renews the cohort's hold, and a refused renewal ends the cohort. */
-  async renew(ownRenewals: readonly DriverRenewal[]): Promise<boolean[]> {
-    const cohorts = this.#cohorts;
-    if (cohorts === undefined) return this.#renewal.renew(ownRenewals);
-    const renewals = cohorts.asServerRenewals(ownRenewals);
-    const sentAt = monotonicNow();
-    const renewed = await this.#renewal.renew(renewals);
-    for (const [i, { key, ownerSecret, ttlMs }] of renewals.entries()) cohorts.renewed(key, ownerSecret, sentAt, ttlMs, renewed[i] === true);
-    return renewed;
+  renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
+    return this.#cohorts === undefined ? this.#renewal.renew(renewals) : this.#cohorts.renew(renewals, (sent) => this.#renewal.renew(sent));
   }
 
   /** Drops one level; a cohort's holder passes the hold here (within `localPasses`) or gives it back to the nodes. */

@@ -113,13 +113,22 @@ export class ProcessCohorts {
     return cohort !== undefined && cohort.holder === ownerSecret ? cohort.serverSecret : ownerSecret;
   }
 
-  /** `renewals` as the server knows them: a cohort's holder's under the cohort's server secret. */
-  asServerRenewals(renewals: readonly DriverRenewal[]): readonly DriverRenewal[] {
-    if (this.#cohorts.size === 0) return renewals;
-    return renewals.map((renewal) => {
-      const ownerSecret = this.serverSecret(renewal.key, renewal.ownerSecret);
-      return ownerSecret === renewal.ownerSecret ? renewal : { key: renewal.key, ownerSecret, ttlMs: renewal.ttlMs };
-    });
+  /**
+   * Renews `ownRenewals` through `send`: a cohort's holder's under the cohort's server secret; each answer moves (or, when
+   * refused, ends) the cohort whose hold it renewed. Resolves `send`'s answers.
+   */
+  async renew(ownRenewals: readonly DriverRenewal[], send: (renewals: readonly DriverRenewal[]) => Promise<boolean[]>): Promise<boolean[]> {
+    const renewals = this.#cohorts.size === 0 ? ownRenewals : ownRenewals.map((renewal) => this.#asServerRenewal(renewal));
+    const sentAt = monotonicNow();
+    const renewed = await send(renewals);
+    for (const [i, { key, ownerSecret, ttlMs }] of renewals.entries()) this.renewed(key, ownerSecret, sentAt, ttlMs, renewed[i] === true);
+    return renewed;
+  }
+
+  /** `renewal` as the server knows it: under the cohort's server secret when its owner holds a cohort's hold here. */
+  #asServerRenewal(renewal: DriverRenewal): DriverRenewal {
+    const ownerSecret = this.serverSecret(renewal.key, renewal.ownerSecret);
+    return ownerSecret === renewal.ownerSecret ? renewal : { key: renewal.key, ownerSecret, ttlMs: renewal.ttlMs };
   }
 
   /** A renewal of the server's hold `serverSecret` of `key`, sent at `sentAt`, answered `held`. */
