@@ -1,5 +1,6 @@
 import { NEXT_TOKEN, NOW_US } from "../scripts/lua-functions.js";
 import { RedisScript } from "../scripts/redis-script.js";
+import { KEEP_LEASES, SEMAPHORE_KEYS } from "./semaphore-scripts.js";
 
 /** The pass script's refusals (its grant is a reply array instead). */
 export const PassRefusal = Object.freeze({
@@ -23,8 +24,7 @@ export const PassRefusal = Object.freeze({
 export const SEMAPHORE_PASS_SCRIPT = new RedisScript(
   "distlock:semaphore-pass",
   `${NOW_US}${NEXT_TOKEN}
-local tag = KEYS[1]
-local holders, state, queue, fence = tag .. ":sem:holders", tag .. ":sem:state", tag .. ":sem:queue", tag .. ":sem:fence"
+${SEMAPHORE_KEYS}
 local from, to, ttl, id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local clock = now_us()
 local now = math.floor(clock / 1000)
@@ -44,10 +44,7 @@ redis.call("ZREM", holders, from)
 redis.call("ZADD", holders, now + ttl, to)
 redis.call("HDEL", state, "g:" .. from)
 redis.call("HSET", state, "g:" .. to, "1 " .. token .. " " .. string.match(grant, "^%d+ %d+ (.*)$"))
-if redis.call("PTTL", holders) < ttl then
-  redis.call("PEXPIRE", holders, ttl * 2)
-  if redis.call("PTTL", state) < ttl * 2 then redis.call("PEXPIRE", state, ttl * 2) end
-end
+${KEEP_LEASES}keep(holders, ttl)
 return {token, redis.call("LLEN", queue), tonumber(free)}
 `,
   1,

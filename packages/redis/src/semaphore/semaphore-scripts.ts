@@ -23,9 +23,20 @@ import { RedisScript } from "../scripts/redis-script.js";
  * server time): after any change that may let the head of the line in, `serve_line` grants the heads whose counts fit,
  * in order (a head that does not fit blocks those behind it), and `store` writes the state in one HDEL and one HSET.
  */
+/** The semaphore's keys, derived from its hash tag (KEYS[1]); every semaphore script starts with them. */
+export const SEMAPHORE_KEYS = `local tag = KEYS[1]
+local holders, state, queue, fence = tag .. ":sem:holders", tag .. ":sem:state", tag .. ":sem:queue", tag .. ":sem:fence"`;
+
+/** `keep(key, ms)`: keeps `key` (and the state hash, which outlives it) for at least twice `ms` once less than `ms` is left. */
+export const KEEP_LEASES = `local function keep(key, ms)
+  if redis.call("PTTL", key) >= ms then return end
+  redis.call("PEXPIRE", key, ms * 2)
+  if redis.call("PTTL", state) < ms * 2 then redis.call("PEXPIRE", state, ms * 2) end
+end
+`;
+
 const SEMAPHORE_HEAD = `${NOW_US}${NEXT_TOKEN}
-local tag = KEYS[1]
-local holders, state, queue, fence = tag .. ":sem:holders", tag .. ":sem:state", tag .. ":sem:queue", tag .. ":sem:fence"
+${SEMAPHORE_KEYS}
 local clock = now_us()
 local now = math.floor(clock / 1000)
 local known = redis.call("HMGET", state, "total", "free", "g:" .. ARGV[1])
@@ -86,12 +97,7 @@ local function serve_line(tell)
   end
   return false
 end
-local function keep(key, ms)
-  if redis.call("PTTL", key) >= ms then return end
-  redis.call("PEXPIRE", key, ms * 2)
-  if redis.call("PTTL", state) < ms * 2 then redis.call("PEXPIRE", state, ms * 2) end
-end
-local function store(line_empty)
+${KEEP_LEASES}local function store(line_empty)
   if line_empty and free >= total then
     redis.call("DEL", holders, state)
     return
