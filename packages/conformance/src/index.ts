@@ -12,6 +12,7 @@ export { describeSemaphore } from "./areas/semaphore.js";
 export { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 export { describeWaiting } from "./areas/waiting.js";
 export { type CohortGrant, comeBackUntilServed, comeBackWhileRemoteWaits, passAlong, takeCohortTurn } from "./cohort-turns.js";
+export { type CountingWaits, countingWaits } from "./counting-waits.js";
 export { describeLockProvider } from "./describe-lock-provider.js";
 export { aborted, abortLateness, TIMER_ORDER_SLACK_MS } from "./expectations.js";
 export type { ConformanceConfig, ConformanceFaults, ConformanceOptions, ResolvedConformanceOptions } from "./suite-options.js";

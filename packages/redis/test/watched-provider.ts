@@ -1,13 +1,14 @@
-import { DriverLockProvider, type LockDriver } from "@distlock/core/driver";
+import { countingWaits } from "@distlock/conformance";
+import { DriverLockProvider } from "@distlock/core/driver";
 import { afterEach } from "vitest";
 import { createRedisLockDriver } from "../src/create-redis-lock-driver.js";
 import type { RedisLockProviderOptions } from "../src/options/redis-lock-provider-options.js";
 import { resolveRedisLockOptions } from "../src/options/resolve-redis-lock-options.js";
 
-/** A provider whose driver counts the waits core starts on it: each one that `acquire` starts is in a line once counted. */
+/** A provider whose driver counts the waits core starts on it (`countingWaits`): each counted one is in a line. */
 export interface WatchedProvider {
   readonly provider: DriverLockProvider;
-  /** How many waits (`LockDriver.acquire`) core has started on the driver so far. */
+  /** How many waits (`acquire` of the driver or of its semaphores) core has started so far. */
   waits(): number;
 }
 
@@ -18,25 +19,9 @@ export function watchedProviderPerTest(url: string) {
     await Promise.allSettled(providers.splice(0).map((p) => p.close()));
   });
   return (options: Partial<RedisLockProviderOptions> = {}): WatchedProvider => {
-    const driver = createRedisLockDriver(resolveRedisLockOptions({ url, ...options }));
-    let waits = 0;
-    const counting: LockDriver = {
-      backend: driver.backend,
-      capabilities: driver.capabilities,
-      tryAcquire: (request) => driver.tryAcquire(request),
-      acquire: (request, wait) => {
-        waits += 1;
-        return driver.acquire(request, wait);
-      },
-      isWatching: (key) => driver.isWatching(key),
-      renew: (renewals) => driver.renew(renewals),
-      release: (key, ownerSecret) => driver.release(key, ownerSecret),
-      inspect: (key) => driver.inspect(key),
-      forceRelease: (key) => driver.forceRelease(key),
-      close: () => driver.close(),
-    };
-    const provider = new DriverLockProvider(counting);
+    const { driver, waits } = countingWaits(createRedisLockDriver(resolveRedisLockOptions({ url, ...options })));
+    const provider = new DriverLockProvider(driver);
     providers.push(provider);
-    return { provider, waits: () => waits };
+    return { provider, waits };
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { type CohortGrant, comeBackWhileRemoteWaits, passAlong, takeCohortTurn } from "@distlock/conformance";
+import { type CohortGrant, comeBackWhileRemoteWaits, countingWaits, passAlong, takeCohortTurn } from "@distlock/conformance";
 import { type AcquireOptions, type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
-import { DRIFT_FACTOR, DRIFT_FLOOR_MS, DriverLockProvider, type LockDriver, monotonicNow } from "@distlock/core/driver";
+import { DRIFT_FACTOR, DRIFT_FLOOR_MS, DriverLockProvider, monotonicNow } from "@distlock/core/driver";
 import { TOKEN_BLOCK } from "@distlock/redis/internal";
 import { startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { resolveRedlockLockOptions } from "./options/resolve-redlock-lock-option
 const group = await startRedisGroup(5);
 afterAll(() => group.close());
 
-/** A provider and how many waits (`LockDriver.acquire`) core started on its driver: each counted one is in a line. */
+/** A provider and how many waits core started on its driver (`countingWaits`): each counted one is in a line. */
 interface WatchedProvider {
   readonly provider: LockProvider;
   waits(): number;
@@ -25,23 +25,10 @@ afterEach(async () => {
 });
 
 function watched(options: Partial<RedlockLockProviderOptions> = {}): WatchedProvider {
-  const driver = createRedlockLockDriver(resolveRedlockLockOptions({ url: group.url, waiterLeaseMs: 60_000, ...options }));
-  let waits = 0;
-  const counting = new Proxy(driver, {
-    get(target, name) {
-      if (name === "acquire") {
-        return (...args: Parameters<typeof target.acquire>) => {
-          waits += 1;
-          return target.acquire(...args);
-        };
-      }
-      const value = Reflect.get(target, name, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  }) as LockDriver;
-  const provider = new DriverLockProvider(counting);
+  const { driver, waits } = countingWaits(createRedlockLockDriver(resolveRedlockLockOptions({ url: group.url, waiterLeaseMs: 60_000, ...options })));
+  const provider = new DriverLockProvider(driver);
   providers.push(provider);
-  return { provider, waits: () => waits };
+  return { provider, waits };
 }
 
 const provider = (options: Partial<RedlockLockProviderOptions> = {}) => watched(options).provider;

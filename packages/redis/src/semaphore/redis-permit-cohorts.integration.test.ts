@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode, type Permit, type Semaphore } from "@distlock/core";
-import { DriverLockProvider, type LockDriver, type SemaphoreDriver } from "@distlock/core/driver";
 import { startRedis } from "@distlock/test-servers";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../../test/provider-per-test.js";
-import { createRedisLockDriver } from "../create-redis-lock-driver.js";
+import { watchedProviderPerTest } from "../../test/watched-provider.js";
 import type { RedisLockProviderOptions } from "../options/redis-lock-provider-options.js";
-import { resolveRedisLockOptions } from "../options/resolve-redis-lock-options.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
@@ -34,40 +32,11 @@ interface WatchedSemaphores {
   waits(): number;
 }
 
-const watchedProviders: DriverLockProvider[] = [];
-afterEach(async () => {
-  await Promise.allSettled(watchedProviders.splice(0).map((p) => p.close()));
-});
+const watchedProvider = watchedProviderPerTest(server.url);
 
 function watched(options: Partial<RedisLockProviderOptions> = {}): WatchedSemaphores {
-  const driver = createRedisLockDriver(resolveRedisLockOptions({ url: server.url, ...options }));
-  const inner = driver.semaphores;
-  let waits = 0;
-  const semaphores: SemaphoreDriver = {
-    tryAcquire: (request) => inner.tryAcquire(request),
-    acquire: (request, wait) => {
-      waits += 1;
-      return inner.acquire(request, wait);
-    },
-    isWatching: (name) => inner.isWatching(name),
-    renew: (renewals) => inner.renew(renewals),
-    release: (name, ownerSecret) => inner.release(name, ownerSecret),
-    inspect: (name) => inner.inspect(name),
-  };
-  const counting: LockDriver = {
-    backend: driver.backend,
-    capabilities: driver.capabilities,
-    tryAcquire: (request) => driver.tryAcquire(request),
-    renew: (renewals) => driver.renew(renewals),
-    release: (key, ownerSecret) => driver.release(key, ownerSecret),
-    inspect: (key) => driver.inspect(key),
-    forceRelease: (key) => driver.forceRelease(key),
-    close: () => driver.close(),
-    semaphores,
-  };
-  const created = new DriverLockProvider(counting);
-  watchedProviders.push(created);
-  return { semaphore: (name, permits) => created.semaphore(name, { permits }), waits: () => waits };
+  const { provider: created, waits } = watchedProvider(options);
+  return { semaphore: (name, permits) => created.semaphore(name, { permits }), waits };
 }
 
 /**
