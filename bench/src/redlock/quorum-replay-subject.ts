@@ -20,7 +20,7 @@ export const DISTLOCK_REDLOCK_REPLAY: RedisLockSubject = {
   role: "replay",
   clientCommands: ["evalsha", "eval"],
   settings:
-    "distlock redlock's commands on one ioredis client per node, on all nodes at once: EVALSHA quorum-acquire with the 4 queue keys, a fresh owner secret, the holder label, the lease, a rising proposed token and no waiter, then EVALSHA quorum-release with the owner secret and the release channel; each answers once every node replied (distlock's acquire waits for every vote, its release answers at a majority)",
+    "distlock redlock's commands on one ioredis client per node, on all nodes at once: EVALSHA quorum-acquire with the key's tag, a fresh owner secret, the holder label, the lease, a rising proposed token and no waiter, then EVALSHA quorum-release with the tag and the owner secret; each answers once every node replied (distlock's acquire waits for every vote, its release answers at a majority)",
   async open(url) {
     const clients = redlockNodeClients(url);
     const scripts = await quorumScripts();
@@ -29,19 +29,18 @@ export const DISTLOCK_REDLOCK_REPLAY: RedisLockSubject = {
     const budget = new LeaseBudget(DEFAULT_REDLOCK_LOCK_OPTIONS);
     const holder = holderLabel();
     let proposal = 0;
-    /** Runs `script` on every node; throws unless every node answered {1, …} (granted, or released its hold). */
-    const everyNode = async (script: RedisScript, keys: readonly string[], args: readonly (string | number)[]) => {
+    /** Runs `script` on every node; throws unless every node answered `expected` (1: granted fresh; 0: released, no level left). */
+    const everyNode = async (script: RedisScript, keys: readonly string[], args: readonly (string | number)[], expected: number) => {
       const replies = await Promise.all(clients.map((client) => client.evalsha(script.sha, keys.length, ...keys, ...args)));
-      if (!replies.every((reply) => Array.isArray(reply) && reply[0] === 1))
-        throw new Error(`replay: ${script.name} on ${keys[0]} answered ${JSON.stringify(replies)}`);
+      if (!replies.every((reply) => reply === expected)) throw new Error(`replay: ${script.name} on ${keys[0]} answered ${JSON.stringify(replies)}`);
     };
     return {
       async acquire(key, ttlMs) {
-        const keys = layout.queueScriptKeys(key);
+        const keys = [layout.tag(key)];
         const ownerSecret = randomUUID();
         proposal = Math.max(proposal + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000));
-        await everyNode(scripts.acquire, keys, [ownerSecret, holder, budget.leaseMs(ttlMs), String(proposal), ""]);
-        return () => everyNode(scripts.release, keys, [ownerSecret, layout.releaseChannel(key)]);
+        await everyNode(scripts.acquire, keys, [ownerSecret, holder, budget.leaseMs(ttlMs), String(proposal), ""], 1);
+        return () => everyNode(scripts.release, keys, [ownerSecret], 0);
       },
       close: async () => {
         for (const client of clients) client.disconnect();

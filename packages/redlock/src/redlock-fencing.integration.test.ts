@@ -3,6 +3,7 @@ import type { Lock } from "@distlock/core";
 import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
+import { parseStoredHold } from "./scripts/stored-hold.js";
 
 const TTL_MS = 5_000;
 /** Far above any wall clock in µs (~1.8e15 in 2026), so a proposal taken from the clock is outdated there. */
@@ -27,8 +28,9 @@ const servers = group.servers as RedisServer[];
 const lockKey = (key: string) => `{distlock-redlock:${key}}:lock`;
 const fenceKey = (key: string) => `{distlock-redlock:${key}}:fence`;
 
-/** The token each node's lock hash stores for `key` (null where the node does not hold it). */
-const storedTokens = (key: string) => Promise.all(servers.map((server) => server.command("HGET", lockKey(key), "token")));
+/** The token each node's hold stores for `key` (null where the node does not hold it). */
+const storedTokens = (key: string) =>
+  Promise.all(servers.map(async (server) => parseStoredHold(String(await server.command("GET", lockKey(key))))?.token ?? null));
 
 /** Lua script calls served by all nodes so far. */
 async function scriptCalls(): Promise<number> {

@@ -4,6 +4,7 @@ import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
 import { QUORUM_ACQUIRE_SCRIPT } from "./scripts/quorum-lock-scripts.js";
+import { parseStoredHold, storedHold } from "./scripts/stored-hold.js";
 
 const TTL_MS = 30_000;
 /** Places in the queues outlive each test, so no refresh attempt blurs a count. */
@@ -111,9 +112,8 @@ describe("the nodes' wait queues", () => {
     const [seconds] = (await node.command("TIME")) as string[];
     await node.command("ZADD", queueKey(key), "200", "announced-first");
     await node.command("HSET", waitersKey(key), "announced-first", String(Number(seconds) * 1000 + 60_000));
-    const keys = [lockKey(key), `{distlock-redlock:${key}}:fence`, queueKey(key), waitersKey(key)];
     const attempt = (id: string, ticket: number) =>
-      node.command("EVAL", QUORUM_ACQUIRE_SCRIPT.lua, "4", ...keys, `secret-${id}`, "holder", "30000", "", id, String(ticket), "60000");
+      node.command("EVAL", QUORUM_ACQUIRE_SCRIPT.lua, "1", `{distlock-redlock:${key}}`, `secret-${id}`, "holder", "30000", "", id, String(ticket), "60000");
     expect(((await attempt("behind", 300)) as unknown[])[0]).toBe(0);
     // Granted, with the two waiters left in the queue.
     expect(await attempt("ahead", 100)).toEqual([1, "", 1, 30_000, 2]);
@@ -138,11 +138,11 @@ describe("the nodes' wait queues", () => {
     const waiting = provider().acquire(key, { ttlMs: TTL_MS, autoRenew: false });
     await expect.poll(() => queueLengths(key)).toEqual([1, 1, 1, 1, 1]);
     // Node 4's copy now belongs to someone else, so it refuses the waiter after the release.
-    await server(4).command("HSET", lockKey(key), "owner", "someone-else", "holder", "elsewhere", "count", "1", "token", "1");
+    await server(4).command("SET", lockKey(key), storedHold("someone-else", 1, "1", "elsewhere"));
     await holder.release();
     const lock = await waiting;
     expect(await queueLengths(key)).toEqual([0, 0, 0, 0, 0]);
-    expect(await server(4).command("HGET", lockKey(key), "owner")).toBe("someone-else");
+    expect(parseStoredHold(String(await server(4).command("GET", lockKey(key))))?.ownerSecret).toBe("someone-else");
     await lock.release();
   });
 });

@@ -1,15 +1,8 @@
 import { BackendUnavailableError } from "@distlock/core";
 import { CallDeadlines, monotonicNow } from "@distlock/core/driver";
-import {
-  type ChannelListener,
-  LastConnectionError,
-  type RedisScript,
-  ReleaseSubscriber,
-  type RespConnection,
-  type ScriptTarget,
-  scanNames,
-} from "@distlock/redis/internal";
+import { type ChannelListener, LastConnectionError, ReleaseSubscriber, type RespConnection, type ScriptTarget, scanNames } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
+import type { NodeReply, ScriptCall } from "../quorum/node-set.js";
 
 /** One independent Redis master of a Redlock quorum. */
 export interface RedlockNodeConfig {
@@ -58,9 +51,18 @@ export class RedlockNode {
     });
   }
 
-  /** Runs `script`, failing with BACKEND_UNAVAILABLE (naming this node) when it errs; the caller bounds how long it may take. */
-  run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    return script.run(this.#commands, keys, args, (error) => this.#failure(operation, error));
+  /**
+   * Runs `call`'s script and hands its reply to `done`: an error as BACKEND_UNAVAILABLE naming this node; EVAL after the
+   * server answered NOSCRIPT. One promise reaction per answer. The caller bounds how long it may take.
+   */
+  runScript({ operation, script, keys, args }: ScriptCall, done: (reply: NodeReply<unknown>) => void): void {
+    const fail = (error: unknown) => done({ node: this, ok: false, error: this.#failure(operation, error) });
+    const answer = (value: unknown) => done({ node: this, ok: true, value });
+    script.send(this.#commands, keys, args).then(answer, (error: unknown) => {
+      const again = script.resend(error, this.#commands, keys, args);
+      if (again === undefined) fail(error);
+      else again.then(answer, fail);
+    });
   }
 
   /** Every name here matching `pattern`, walked with SCAN, each page bounded by `pageTimeoutMs`. */

@@ -8,17 +8,18 @@ import {
   monotonicNow,
   type ReleaseWatch,
 } from "@distlock/core/driver";
-import { type ProcessCohorts, RENEW_SCRIPT, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
+import { type ProcessCohorts, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
 import { maxToken } from "../fencing/stored-token.js";
 import { TokenProposals } from "../fencing/token-proposals.js";
 import type { RedlockNode } from "../nodes/redlock-node.js";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import type { LeaseBudget } from "../quorum/lease-budget.js";
 import type { NodeSet } from "../quorum/node-set.js";
+import { QUORUM_RENEW_SCRIPT } from "../scripts/hold-scripts.js";
 import { LEAVE_QUORUM_QUEUE_SCRIPT, QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
 import { QuorumReleaseWatch } from "../waiting/quorum-release-watch.js";
 import { type QueuePlace, waitInQuorumQueue } from "../waiting/wait-in-quorum-queue.js";
-import { type AcquireVote, acquireOutcome, type GrantVote, grantedAlike, replyVote, toAcquireVote } from "./acquire-votes.js";
+import { type AcquireVote, acquireOutcome, type GrantVote, toAcquireVote } from "./acquire-votes.js";
 import { heldHere } from "./node-replies.js";
 import type { QuorumContext } from "./quorum-context.js";
 
@@ -69,29 +70,17 @@ export class QuorumAcquire {
     );
   }
 
-  /**
-   * The votes that decide the attempt: once a majority granted alike (all fresh, or a majority re-entered) the later
-   * answers cannot change the outcome, so `votes` has the nodes still to answer as `pending` and `rest` brings their
-   * votes (awaited before a grant is handed out, see `#attempt`).
-   */
-  async #requestVotes(
-    request: DriverAcquireRequest,
-    proposal: bigint | null,
-    place: QueuePlace | undefined,
-    reserving: boolean,
-  ): Promise<{ votes: AcquireVote[]; rest: Promise<AcquireVote[]> }> {
+  /** Every node's vote on the attempt, in node order. */
+  async #requestVotes(request: DriverAcquireRequest, proposal: bigint | null, place: QueuePlace | undefined, reserving: boolean): Promise<AcquireVote[]> {
     const { key, ownerSecret, holder, ttlMs } = request;
-    const keys = this.#layout.queueScriptKeys(key);
+    const keys = [this.#layout.tag(key)];
     const args = [ownerSecret, holder, this.#budget.leaseMs(ttlMs), proposal?.toString() ?? "", ...placeArgs(place)];
     if (reserving) args.push(((proposal as bigint) + BLOCK).toString());
-    const { replies, pending, rest } = await this.#nodes.fanOutUntil(
-      (node) => node.run("acquire", QUORUM_ACQUIRE_SCRIPT, keys, args).then((value) => toAcquireVote(node, value)),
-      { bound: this.#budget.bound("acquire", ttlMs), enough: (answers) => grantedAlike(answers, this.#nodes.quorum) },
+    const replies = await this.#nodes.runScript(
+      { operation: "acquire", script: QUORUM_ACQUIRE_SCRIPT, keys, args },
+      { bound: this.#budget.bound("acquire", ttlMs) },
     );
-    return {
-      votes: [...replies.map(replyVote), ...pending.map((node): AcquireVote => ({ node, vote: "pending" }))],
-      rest: rest.then((late) => late.map(replyVote)),
-    };
+    return replies.map((reply) => toAcquireVote(reply, proposal));
   }
 
   /** One attempt, proposing again at once (at most `MAX_OUTBIDS` times) while outdated proposals cost it the majority. */
@@ -112,32 +101,33 @@ export class QuorumAcquire {
     // A waiting fresh owner's grant comes through the line: it reserves a token block for its process cohort on every
     // node that grants it (a majority). Core's first attempt, and so a free key taken with empty queues, reserves none.
     const reserving = place !== undefined && request.freshOwner === true && proposal !== null && this.#cohorts !== undefined;
-    const { votes, rest } = await this.#requestVotes(request, proposal, place, reserving);
+    const votes = await this.#requestVotes(request, proposal, place, reserving);
     const granted = votes.filter((vote): vote is GrantVote => vote.vote === "for");
     if (granted.length < this.#nodes.quorum) {
       await this.#undo(request, votes, place);
       return this.#refusal(votes, granted.length);
     }
     const fencingToken = this.#grantToken(granted, proposal);
-    // Handed out only once the slower nodes voted too: an owner then holds every node it could get, so losing a
-    // minority's copies early (clock drift) still leaves it a majority, and no acquire of it is left in flight.
-    const everyVote = [...votes.filter((vote) => vote.vote !== "pending"), ...(await rest)];
-    if (fencingToken === undefined || !(await this.#stillHeld(request, everyVote))) {
-      await this.#undo(request, everyVote, place);
+    // Handed out only once every node voted: an owner then holds every node it could get, so losing a minority's
+    // copies early (clock drift) still leaves it a majority, and no acquire of it is left in flight.
+    if (fencingToken === undefined || !(await this.#stillHeld(request, votes))) {
+      await this.#undo(request, votes, place);
       return { acquired: false, retryAfterMs: this.#jitterMs() };
     }
     if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
-      await this.#undo(request, everyVote, place);
+      await this.#undo(request, votes, place);
       throw new BackendUnavailableError(
         "redlock",
         `acquiring "${request.key}" took ${Math.round(monotonicNow() - startedAt)} ms, leaving no validity of its ${request.ttlMs} ms lease; it was released again (raise ttlMs or check the nodes' latency)`,
       );
     }
-    const holdCount = this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1;
-    const queuedOn = everyVote.filter((vote) => vote.vote !== "for").map((vote) => vote.node);
-    if (place !== undefined && queuedOn.length > 0) await this.#leave(request.key, place, { won: queuedOn });
+    const reentered = granted.some((vote) => vote.holdCount > 1);
+    const holdCount = reentered ? (this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1) : 1;
+    if (place !== undefined && granted.length < votes.length) {
+      await this.#leave(request.key, place, { won: votes.filter((vote) => vote.vote !== "for").map((vote) => vote.node) });
+    }
     const grant: DriverGranted = { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
-    const queued = reserving ? Math.max(0, ...everyVote.map((vote) => (vote.vote === "for" ? vote.queued : 0))) : 0;
+    const queued = reserving ? Math.max(0, ...votes.map((vote) => (vote.vote === "for" ? vote.queued : 0))) : 0;
     this.#cohorts?.granted(request, grant, startedAt, queued, reserving);
     return grant;
   }
@@ -152,7 +142,10 @@ export class QuorumAcquire {
     const granting = votes.filter((vote) => vote.vote === "for").map((vote) => vote.node);
     const args = [request.ownerSecret, this.#budget.leaseMs(request.ttlMs)];
     const keys = [this.#layout.lockKey(request.key)];
-    const replies = await this.#nodes.fanOut((node) => node.run("acquire", RENEW_SCRIPT, keys, args), this.#budget.bound("acquire", request.ttlMs), granting);
+    const replies = await this.#nodes.runScript(
+      { operation: "acquire", script: QUORUM_RENEW_SCRIPT, keys, args },
+      { bound: this.#budget.bound("acquire", request.ttlMs), nodes: granting },
+    );
     return replies.filter(heldHere).length >= this.#nodes.quorum;
   }
 
@@ -178,9 +171,9 @@ export class QuorumAcquire {
   async #undo(request: DriverAcquireRequest, votes: readonly AcquireVote[], place: QueuePlace | undefined): Promise<void> {
     const targets = votes.filter((vote) => vote.vote !== "against" && vote.vote !== "outdated").map((vote) => vote.node);
     if (targets.length === 0) return;
-    const args = [request.ownerSecret, this.#layout.releaseChannel(request.key), ...placeArgs(place)];
-    const bound = this.#budget.bound("release");
-    await this.#nodes.fanOut((node) => node.run("release", QUORUM_RELEASE_SCRIPT, this.#layout.queueScriptKeys(request.key), args), bound, targets);
+    const args = [request.ownerSecret, ...placeArgs(place)];
+    const keys = [this.#layout.tag(request.key)];
+    await this.#nodes.runScript({ operation: "release", script: QUORUM_RELEASE_SCRIPT, keys, args }, { bound: this.#budget.bound("release"), nodes: targets });
   }
 
   /**
@@ -189,12 +182,9 @@ export class QuorumAcquire {
    * on the others, silently, since waking the next waiter now would only send an attempt that the winner refuses.
    */
   async #leave(key: string, place: QueuePlace, { won }: { won?: readonly RedlockNode[] } = {}): Promise<void> {
-    const args = [place.id, won === undefined ? this.#layout.releaseChannel(key) : ""];
-    await this.#nodes.fanOut(
-      (node) => node.run("leave", LEAVE_QUORUM_QUEUE_SCRIPT, this.#layout.queueScriptKeys(key), args),
-      this.#budget.bound("release"),
-      won,
-    );
+    const args = [place.id, won === undefined ? "announce" : ""];
+    const keys = [this.#layout.tag(key)];
+    await this.#nodes.runScript({ operation: "leave", script: LEAVE_QUORUM_QUEUE_SCRIPT, keys, args }, { bound: this.#budget.bound("release"), nodes: won });
   }
 
   /** Hears every node announce releases and name its first waiter (see `QuorumReleaseWatch` for when `place` wakes). */

@@ -19,5 +19,5 @@ export function runEverywhere(
   keys: readonly string[],
   args: readonly string[],
 ): Promise<NodeReply<unknown>[]> {
-  return context.nodes.fanOut((node) => node.run(operation, script, keys, args), context.budget.bound(operation));
+  return context.nodes.runScript({ operation, script, keys, args }, { bound: context.budget.bound(operation) });
 }

@@ -1,7 +1,7 @@
 import type { LockState } from "@distlock/core";
 import { firstHeld } from "@distlock/core/driver";
-import { INSPECT_SCRIPT } from "@distlock/redis/internal";
 import { maxToken, parseStoredToken } from "../fencing/stored-token.js";
+import { QUORUM_INSPECT_SCRIPT } from "../scripts/hold-scripts.js";
 import { assertMajorityReachable } from "./node-replies.js";
 import { type QuorumContext, runEverywhere } from "./quorum-context.js";
 
@@ -15,7 +15,7 @@ export class QuorumInspection {
 
   async inspect(key: string): Promise<LockState | null> {
     const { nodes, layout, settings } = this.#context;
-    const replies = await runEverywhere(this.#context, "inspect", INSPECT_SCRIPT, [layout.tag(key)], []);
+    const replies = await runEverywhere(this.#context, "inspect", QUORUM_INSPECT_SCRIPT, [layout.tag(key)], []);
     const byHolder = new Map<string, Array<[string, number, string, number, number]>>();
     for (const reply of replies) {
       if (!reply.ok || (reply.value as unknown[])[0] !== 1) continue;

@@ -1,5 +1,6 @@
 import type { NodeOutcome } from "@distlock/core";
 import { Deadlines } from "@distlock/core/driver";
+import type { RedisScript } from "@distlock/redis/internal";
 import type { RedlockNode } from "../nodes/redlock-node.js";
 import { PendingFanOut } from "./pending-fan-out.js";
 
@@ -8,14 +9,13 @@ export type NodeReply<T> =
   | { readonly node: RedlockNode; readonly ok: true; readonly value: T }
   | { readonly node: RedlockNode; readonly ok: false; readonly error: unknown };
 
-/** A fan-out that settled before every node answered. */
-export interface EarlyReplies<T> {
-  /** The answers in when it settled, in node order. */
-  readonly replies: NodeReply<T>[];
-  /** The nodes that had not answered yet. */
-  readonly pending: RedlockNode[];
-  /** The pending nodes' replies, once all of them are in. */
-  readonly rest: Promise<NodeReply<T>[]>;
+/** One script call as each node of a fan-out runs it. */
+export interface ScriptCall {
+  /** Names the call in a failure's message, e.g. "acquire". */
+  readonly operation: string;
+  readonly script: RedisScript;
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number)[];
 }
 
 /** How long a fan-out's nodes may take, and what a missing answer is reported as. */
@@ -54,27 +54,29 @@ export class NodeSet {
    * the whole fan-out (longer while a node's first connection is being made, see `answerBoundMs`) and a node still
    * silent when it passes gets an error reply naming it.
    */
-  async fanOut<T>(call: (node: RedlockNode) => Promise<T>, bound?: FanOutBound, nodes: readonly RedlockNode[] = this.nodes): Promise<NodeReply<T>[]> {
-    return (await this.fanOutUntil(call, { bound, nodes })).replies;
+  fanOut<T>(call: (node: RedlockNode) => Promise<T>, bound?: FanOutBound, nodes: readonly RedlockNode[] = this.nodes): Promise<NodeReply<T>[]> {
+    return this.#fanOut({ bound, nodes }, (node, settle) =>
+      call(node).then(
+        (value) => settle({ node, ok: true, value }),
+        (error: unknown) => settle({ node, ok: false, error }),
+      ),
+    );
   }
 
   /**
-   * Like `fanOut`, but settles as soon as `enough(answers so far)` holds (`answers` in node order, undefined where a
-   * node has not answered yet): `replies` are the answers in by then (in node order), `pending` the nodes still to
-   * answer, and `rest` their replies once all are in (bounded as usual).
+   * Runs `call`'s script on the nodes, bounded and settled as `options` say: every reply in node order, or, once
+   * `options.enough(answers so far)` holds, the replies in by then (in node order); the other nodes still run it.
    */
-  fanOutUntil<T>(call: (node: RedlockNode) => Promise<T>, options: FanOutOptions<T>): Promise<EarlyReplies<T>> {
+  runScript(call: ScriptCall, options: FanOutOptions<unknown> = {}): Promise<NodeReply<unknown>[]> {
+    return this.#fanOut(options, (node, settle) => node.runScript(call, settle));
+  }
+
+  #fanOut<T>(options: FanOutOptions<T>, start: (node: RedlockNode, settle: (reply: NodeReply<T>) => void) => void): Promise<NodeReply<T>[]> {
     const nodes = options.nodes ?? this.nodes;
-    if (nodes.length === 0) return Promise.resolve({ replies: [], pending: [], rest: Promise.resolve([]) });
+    if (nodes.length === 0) return Promise.resolve([]);
     return new Promise((resolve) => {
       const fanOut = new PendingFanOut(nodes, options, resolve, this.#deadlines);
-      for (let i = 0; i < nodes.length; i++) {
-        const node = nodes[i] as RedlockNode;
-        call(node).then(
-          (value) => fanOut.settle(i, { node, ok: true, value }),
-          (error: unknown) => fanOut.settle(i, { node, ok: false, error }),
-        );
-      }
+      for (let i = 0; i < nodes.length; i++) start(nodes[i] as RedlockNode, (reply) => fanOut.settle(i, reply));
     });
   }
 

@@ -1,21 +1,21 @@
 import { type Deadlines, type Expiring, monotonicNow } from "@distlock/core/driver";
 import type { RedlockNode } from "../nodes/redlock-node.js";
-import type { EarlyReplies, FanOutOptions, NodeReply } from "./node-set.js";
+import type { FanOutOptions, NodeReply } from "./node-set.js";
 
-/** One fan-out between its calls and its last answer (see `NodeSet.fanOutUntil`). */
+/** One fan-out between its calls and its last answer (see `NodeSet.runScript`). */
 export class PendingFanOut<T> implements Expiring {
   readonly deadline: number = Number.POSITIVE_INFINITY;
   readonly timeoutMs: number = 0;
   readonly #nodes: readonly RedlockNode[];
   readonly #options: FanOutOptions<T>;
-  readonly #resolve: (early: EarlyReplies<T>) => void;
+  readonly #resolve: (replies: NodeReply<T>[]) => void;
   readonly #deadlines: Deadlines;
   readonly #answers: Array<NodeReply<T> | undefined>;
   #unanswered: number;
-  /** Set once the caller has its replies: the nodes still pending then, and what settles their `rest`. */
-  #early: { readonly pending: readonly RedlockNode[]; readonly settleRest: (replies: NodeReply<T>[]) => void } | undefined;
+  /** Set once the caller has its replies. */
+  #settled = false;
 
-  constructor(nodes: readonly RedlockNode[], options: FanOutOptions<T>, resolve: (early: EarlyReplies<T>) => void, deadlines: Deadlines) {
+  constructor(nodes: readonly RedlockNode[], options: FanOutOptions<T>, resolve: (replies: NodeReply<T>[]) => void, deadlines: Deadlines) {
     this.#nodes = nodes;
     this.#options = options;
     this.#resolve = resolve;
@@ -36,21 +36,10 @@ export class PendingFanOut<T> implements Expiring {
     const answers = this.#answers;
     if (answers[index] !== undefined) return;
     answers[index] = reply;
-    this.#unanswered -= 1;
-    if (this.#unanswered === 0) {
-      this.#deadlines.delete(this);
-      this.#early?.settleRest(
-        answers.filter((answer, i): answer is NodeReply<T> => answer !== undefined && this.#early?.pending.includes(this.#nodes[i] as RedlockNode) === true),
-      );
-    }
-    if (this.#early !== undefined) return;
-    if (this.#unanswered > 0 && this.#options.enough?.(answers) !== true) return;
-    const replies = answers.filter((answer): answer is NodeReply<T> => answer !== undefined);
-    const pending = this.#nodes.filter((_, i) => answers[i] === undefined);
-    let settleRest: (replies: NodeReply<T>[]) => void = () => undefined;
-    const rest = pending.length === 0 ? Promise.resolve([]) : new Promise<NodeReply<T>[]>((done) => (settleRest = done));
-    this.#early = { pending, settleRest };
-    this.#resolve({ replies, pending, rest });
+    if (--this.#unanswered === 0) this.#deadlines.delete(this);
+    if (this.#settled || (this.#unanswered > 0 && this.#options.enough?.(answers) !== true)) return;
+    this.#settled = true;
+    this.#resolve(this.#unanswered === 0 ? (answers as NodeReply<T>[]) : answers.filter((answer): answer is NodeReply<T> => answer !== undefined));
   }
 
   /**
