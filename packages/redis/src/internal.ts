@@ -17,6 +17,7 @@ export { keyPrefixSetting } from "./options/key-prefix-setting.js";
 export type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-options.js";
 export { resolveRedisLockOptions } from "./options/resolve-redis-lock-options.js";
 export { RedisLockDriver, type RedisLockDriverConfig } from "./redis-lock-driver.js";
+export { leaseRenewalScript } from "./scripts/lock-scripts.js";
 export { KEEP_QUEUE, NOW_US, TOKEN_BLOCK } from "./scripts/lua-functions.js";
 export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";

@@ -1,17 +1,19 @@
 import { RedisScript } from "./redis-script.js";
 
 /**
- * Extends many leases at once, never shortening one. KEYS: lock hashes (one slot on a Cluster).
- * ARGV: owner secret and ttl ms per key, in key order. Returns one 1|0 per key.
+ * A script that extends many leases at once, never shortening one. KEYS: holds (one slot on a Cluster). ARGV: owner
+ * secret and ttl ms per key, in key order. Returns one 1|0 per key. `owns`: a Lua condition on `key` and `secret`, true
+ * when the hold at `key` is that owner's (each backend stores holds its own way).
  */
-export const RENEW_SCRIPT = new RedisScript(
-  "distlock:renew",
-  `
+export function leaseRenewalScript(name: string, owns: string): RedisScript {
+  return new RedisScript(
+    name,
+    `
 local renewed = {}
 for i = 1, #KEYS do
-  local ttl = tonumber(ARGV[i * 2])
-  if redis.call("HGET", KEYS[i], "owner") == ARGV[i * 2 - 1] then
-    if redis.call("PTTL", KEYS[i]) < ttl then redis.call("PEXPIRE", KEYS[i], ttl) end
+  local key, secret, ttl = KEYS[i], ARGV[i * 2 - 1], tonumber(ARGV[i * 2])
+  if ${owns} then
+    if redis.call("PTTL", key) < ttl then redis.call("PEXPIRE", key, ttl) end
     renewed[i] = 1
   else
     renewed[i] = 0
@@ -19,8 +21,12 @@ for i = 1, #KEYS do
 end
 return renewed
 `,
-  "variable",
-);
+    "variable",
+  );
+}
+
+/** Renews lock hashes (see `leaseRenewalScript`). */
+export const RENEW_SCRIPT = leaseRenewalScript("distlock:renew", `redis.call("HGET", key, "owner") == secret`);
 
 /**
  * The public view of a lock. KEYS[1]: the key's hash tag (lock hash and waiter entries are derived from it).

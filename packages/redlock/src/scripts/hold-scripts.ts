@@ -1,27 +1,10 @@
-import { RedisScript } from "@distlock/redis/internal";
+import { leaseRenewalScript, RedisScript } from "@distlock/redis/internal";
 import { HOLD_FUNCTIONS } from "./stored-hold.js";
 
-/**
- * Extends many leases at once, never shortening one. KEYS: holds (`RedisKeyLayout.lockKey`). ARGV: owner secret and
- * ttl ms per key, in key order. Returns one 1|0 per key.
- */
-export const QUORUM_RENEW_SCRIPT = new RedisScript(
+/** Renews holds (`RedisKeyLayout.lockKey`): the owner's when the stored string starts with its secret's length and the secret. */
+export const QUORUM_RENEW_SCRIPT = leaseRenewalScript(
   "distlock:quorum-renew",
-  `
-local renewed = {}
-for i = 1, #KEYS do
-  local secret, ttl = ARGV[i * 2 - 1], tonumber(ARGV[i * 2])
-  local mine = #secret .. " " .. secret
-  if string.sub(redis.call("GET", KEYS[i]) or "", 1, #mine) == mine then
-    if redis.call("PTTL", KEYS[i]) < ttl then redis.call("PEXPIRE", KEYS[i], ttl) end
-    renewed[i] = 1
-  else
-    renewed[i] = 0
-  end
-end
-return renewed
-`,
-  "variable",
+  `string.sub(redis.call("GET", key) or "", 1, #secret + #tostring(#secret) + 1) == #secret .. " " .. secret`,
 );
 
 /** A node's view of a lock. KEYS[1]: the key's hash tag. Returns {0} when free here, else {1, holder, holdCount, token, ttlMs, waiters}. */
