@@ -30,12 +30,6 @@ export class RedisKeyLayout {
     return `${this.tag(key)}:waiters`;
   }
 
-  /** The four keys of a queue-aware script: lock, fencing counter, queue, waiters. */
-  queueScriptKeys(key: string): [string, string, string, string] {
-    const tag = this.tag(key);
-    return [`${tag}:lock`, `${tag}:fence`, `${tag}:queue`, `${tag}:waiters`];
-  }
-
   /** Pub/sub channel on which releases and hand-offs of the key are announced. */
   releaseChannel(key: string): string {
     return `${this.tag(key)}:released`;

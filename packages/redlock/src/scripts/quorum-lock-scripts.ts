@@ -147,13 +147,12 @@ end
 ${WAITER_KEYS}
 ${QUEUE_FUNCTIONS}${HOLD_FUNCTIONS}
 if not freed then
-  local owner, count = read_hold(value)
+  local owner, count, token, holder = read_hold(value)
   if owner ~= secret then
     if not owner then announce_head(queue, waiters, channel) end
     return -1
   end
   if count > 1 then
-    local _, _, token, holder = read_hold(value)
     redis.call("SET", lock, hold_value(secret, count - 1, token, holder), "KEEPTTL")
     return count - 1
   end
