@@ -2,10 +2,9 @@ import { randomUUID } from "node:crypto";
 import { holderLabel } from "@distlock/core/driver";
 import { RedisKeyLayout, type RedisScript } from "@distlock/redis/internal";
 import { DEFAULT_REDLOCK_LOCK_OPTIONS } from "@distlock/redlock";
-import { LeaseBudget } from "@distlock/redlock/internal";
+import { LeaseBudget, QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "@distlock/redlock/internal";
 import { loadScripts } from "../redis/load-scripts.js";
 import type { RedisLockSubject } from "../redis/lock-subjects.js";
-import { quorumScripts } from "./quorum-scripts.js";
 import { redlockNodeClients } from "./redlock-node-urls.js";
 
 /**
@@ -23,8 +22,7 @@ export const DISTLOCK_REDLOCK_REPLAY: RedisLockSubject = {
     "distlock redlock's commands on one ioredis client per node, on all nodes at once: EVALSHA quorum-acquire with the key's tag, a fresh owner secret, the holder label, the lease, a rising proposed token and no waiter, then EVALSHA quorum-release with the tag and the owner secret; each answers once every node replied (distlock's acquire waits for every vote, its release answers at a majority)",
   async open(url) {
     const clients = redlockNodeClients(url);
-    const scripts = await quorumScripts();
-    await Promise.all(clients.map((client) => loadScripts(client, [scripts.acquire, scripts.release])));
+    await Promise.all(clients.map((client) => loadScripts(client, [QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT])));
     const layout = new RedisKeyLayout(DEFAULT_REDLOCK_LOCK_OPTIONS.prefix);
     const budget = new LeaseBudget(DEFAULT_REDLOCK_LOCK_OPTIONS);
     const holder = holderLabel();
@@ -39,8 +37,8 @@ export const DISTLOCK_REDLOCK_REPLAY: RedisLockSubject = {
         const keys = [layout.tag(key)];
         const ownerSecret = randomUUID();
         proposal = Math.max(proposal + 1, Math.floor((performance.timeOrigin + performance.now()) * 1000));
-        await everyNode(scripts.acquire, keys, [ownerSecret, holder, budget.leaseMs(ttlMs), String(proposal), ""], 1);
-        return () => everyNode(scripts.release, keys, [ownerSecret], 0);
+        await everyNode(QUORUM_ACQUIRE_SCRIPT, keys, [ownerSecret, holder, budget.leaseMs(ttlMs), String(proposal), ""], 1);
+        return () => everyNode(QUORUM_RELEASE_SCRIPT, keys, [ownerSecret], 0);
       },
       close: async () => {
         for (const client of clients) client.disconnect();

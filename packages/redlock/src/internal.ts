@@ -6,4 +6,5 @@ export { resolveRedlockLockOptions } from "./options/resolve-redlock-lock-option
 export { LeaseBudget, type LeaseBudgetConfig } from "./quorum/lease-budget.js";
 export { type NodeReply, NodeSet } from "./quorum/node-set.js";
 export { RedlockLockDriver, type RedlockLockDriverConfig } from "./redlock-lock-driver.js";
+export { QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "./scripts/quorum-lock-scripts.js";
 export { QuorumReleaseWatch, type QuorumReleaseWatchConfig } from "./waiting/quorum-release-watch.js";
