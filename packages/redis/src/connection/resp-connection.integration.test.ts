@@ -1,7 +1,8 @@
-import { parseLockUrl } from "@distlock/core/driver";
-import { startRedis } from "@distlock/test-servers";
+import { type CallOutcomes, parseLockUrl } from "@distlock/core/driver";
+import { startRedis, startTcpProxy } from "@distlock/test-servers";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { RedisScript } from "../scripts/redis-script.js";
 import { createRespConnection } from "./create-redis-connection.js";
 import { RedisReplyError } from "./resp-codec.js";
 import type { RespConnection } from "./resp-connection.js";
@@ -102,5 +103,78 @@ describe("RespConnection against redis-server", () => {
     expect(((await blocked) as Error).message).toBe("Connection is closed.");
     expect(((await run(connection, "return 1").catch((e: unknown) => e)) as Error).message).toBe("Connection is closed.");
     expect(connection.status).toBe("end");
+  });
+
+  describe("runScript", () => {
+    /** Outcomes that show what went where: the answer with the call's context, and the rest as errors naming it. */
+    function outcomes(late?: (reply: unknown, context: string) => void): CallOutcomes<unknown, { reply: unknown; context: string }, string> {
+      return {
+        value: (reply, context) => ({ reply, context }),
+        error: (error, context) => new Error(`failed ${context}: ${(error as Error).message}`),
+        timedOut: (timeoutMs, context) => new Error(`no answer to ${context} within ${timeoutMs} ms`),
+        ...(late === undefined ? {} : { late }),
+      };
+    }
+
+    it("runs a script the server does not have by EVAL once, then by EVALSHA, answering through the outcomes", async () => {
+      const script = new RedisScript("resp:echo", `return {ARGV[1], "${Math.random()}"}`, 1);
+      const connection = connect();
+      const [evalsBefore, evalshasBefore] = [await server.commandCalls("eval"), await server.commandCalls("evalsha")];
+      const first = await connection.runScript(script, ["resp:k"], ["a"], 2_000, outcomes(), "first");
+      const second = await connection.runScript(script, ["resp:k"], ["b"], 2_000, outcomes(), "second");
+      expect([first.context, (first.reply as string[])[0], second.context, (second.reply as string[])[0]]).toEqual(["first", "a", "second", "b"]);
+      expect(await server.commandCalls("eval")).toBe(evalsBefore + 1);
+      expect(await server.commandCalls("evalsha")).toBe(evalshasBefore + 2);
+    });
+
+    it("fails a server error through the outcomes and stays usable", async () => {
+      const connection = connect();
+      const refusing = new RedisScript("resp:refuse", "return redis.error_reply('ERR refused here')", 0);
+      const error = await connection.runScript(refusing, [], [], 2_000, outcomes(), "refusing").catch((e: unknown) => e);
+      expect((error as Error).message).toBe("failed refusing: ERR refused here");
+      const echo = new RedisScript("resp:seven", "return 7", 0);
+      expect((await connection.runScript(echo, [], [], 2_000, outcomes(), "after")).reply).toBe(7);
+    });
+
+    it("times a call out when no answer comes, and hands the answer that comes later to `late`", async () => {
+      await using proxy = await startTcpProxy(server.port);
+      const connection = connect(`redis://127.0.0.1:${proxy.port}`);
+      const script = new RedisScript("resp:incr", "return redis.call('INCR', KEYS[1])", 1);
+      await connection.runScript(script, ["resp:late"], [], 2_000, outcomes(), "warm");
+      proxy.blackhole();
+      let lateReply: (reply: unknown) => void = () => undefined;
+      const late = new Promise((resolve) => {
+        lateReply = resolve;
+      });
+      const call = connection.runScript(
+        script,
+        ["resp:late"],
+        [],
+        150,
+        outcomes((reply, context) => lateReply([reply, context])),
+        "slow",
+      );
+      expect(((await call.catch((e: unknown) => e)) as Error).message).toBe("no answer to slow within 150 ms");
+      proxy.restore();
+      expect(await late).toEqual([2, "slow"]);
+      expect(await server.command("GET", "resp:late")).toBe("2");
+    });
+
+    it("never sends a call that timed out while the connection was not up yet", async () => {
+      await using proxy = await startTcpProxy(server.port);
+      proxy.blackhole();
+      // Database 1: the connection waits for its SELECT to be answered before it sends anything.
+      const connection = connect(`redis://127.0.0.1:${proxy.port}/1`, 30_000);
+      const script = new RedisScript("resp:mark", "return redis.call('INCR', KEYS[1])", 1);
+      const call = connection.runScript(script, ["resp:unsent"], [], 150, outcomes(), "unsent");
+      expect(((await call.catch((e: unknown) => e)) as Error).message).toBe("no answer to unsent within 150 ms");
+      const ready = once(connection, "ready");
+      proxy.restore();
+      await ready;
+      expect((await connection.runScript(script, ["resp:sent"], [], 2_000, outcomes(), "sent")).reply).toBe(1);
+      const inDb1 = new Redis({ port: server.port, db: 1 });
+      expect(await inDb1.exists("resp:unsent")).toBe(0);
+      inDb1.disconnect();
+    });
   });
 });

@@ -1,6 +1,8 @@
 import { EventEmitter } from "node:events";
 import { connect as connectTcp, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
+import { type CallOutcomes, monotonicNow } from "@distlock/core/driver";
+import { BoundedScriptCall, type ConnectionScript, type PendingReply } from "./bounded-script-call.js";
 import { encodeCommand, RedisReplyError, RespDecoder, type RespReply } from "./resp-codec.js";
 
 /** Where and how a `RespConnection` connects. */
@@ -17,11 +19,6 @@ export interface RespConnectionOptions {
   readonly reconnectDelayMs: (attempt: number) => number;
 }
 
-interface PendingReply {
-  resolve(reply: unknown): void;
-  reject(error: Error): void;
-}
-
 type Status = "connecting" | "handshaking" | "connected" | "waiting" | "closed";
 
 /**
@@ -30,7 +27,7 @@ type Status = "connecting" | "handshaking" | "connected" | "waiting" | "closed";
  * reconnects forever with the caller's backoff. Commands sent while it is down (or not yet authenticated) wait for the
  * next attempt; a failed attempt fails them with its error. A dropped connection fails the calls it had sent (they may or may not have run),
  * and none is ever sent twice. Emits "error" (connection errors, for messages) and "ready".
- * Calls have no timeout of their own: the driver bounds each one.
+ * Plain calls have no timeout of their own; `runScript` bounds its call, all such deadlines on one timer.
  */
 export class RespConnection extends EventEmitter {
   readonly #options: RespConnectionOptions;
@@ -46,6 +43,17 @@ export class RespConnection extends EventEmitter {
   #attempt = 0;
   #lastError: Error | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #sweepAt = Number.POSITIVE_INFINITY;
+  readonly #send = (command: string, call: PendingReply): void => {
+    if (this.#status === "connected") {
+      this.#sent.push(call);
+      (this.#socket as Socket).write(command);
+    } else {
+      this.#unsent.push(command);
+      this.#unsentCalls.push(call);
+    }
+  };
 
   constructor(options: RespConnectionOptions) {
     super();
@@ -66,6 +74,30 @@ export class RespConnection extends EventEmitter {
     return this.#call(encodeCommand("EVAL", [lua, numberOfKeys], keys, args));
   }
 
+  /**
+   * `script` by EVALSHA (EVAL if the server lost it), its reply, failure or silence for `timeoutMs` made the caller's
+   * by `outcomes`; a reply after the timeout goes to `outcomes.late`. One promise and one object per call: the hot
+   * path's bounded call without a promise around the connection's. A call still unsent at its deadline is never sent.
+   * `startedAt`: a clock reading the caller took just before, when it has one.
+   */
+  runScript<R, C>(
+    script: ConnectionScript,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+    timeoutMs: number,
+    outcomes: CallOutcomes<unknown, R, C>,
+    context: C,
+    startedAt = monotonicNow(),
+  ): Promise<R> {
+    if (this.#status === "closed") return Promise.reject(outcomes.error(new Error("Connection is closed."), context));
+    const deadline = startedAt + timeoutMs;
+    // Told up to an eighth of its timeout late, the sweep timer moves only for a call due sooner than that.
+    if (this.#sweepAt > deadline + timeoutMs / 8) this.#armSweep(deadline);
+    return new Promise<R>((resolve, reject) => {
+      new BoundedScriptCall({ script, keys, args, deadline, timeoutMs }, outcomes, context, resolve, reject, this.#send);
+    });
+  }
+
   wait(replicas: number, timeoutMs: number): Promise<unknown> {
     return this.#call(encodeCommand("WAIT", [replicas, timeoutMs]));
   }
@@ -75,22 +107,32 @@ export class RespConnection extends EventEmitter {
     if (this.#status === "closed") return;
     this.#status = "closed";
     clearTimeout(this.#timer);
+    clearTimeout(this.#sweepTimer);
     this.#socket?.destroy();
     this.#failAll(new Error("Connection is closed."));
   }
 
   #call(command: string): Promise<unknown> {
     if (this.#status === "closed") return Promise.reject(new Error("Connection is closed."));
-    return new Promise((resolve, reject) => {
-      const call = { resolve, reject };
-      if (this.#status === "connected") {
-        this.#sent.push(call);
-        (this.#socket as Socket).write(command);
-      } else {
-        this.#unsent.push(command);
-        this.#unsentCalls.push(call);
-      }
-    });
+    return new Promise((resolve, reject) => this.#send(command, { resolve, reject }));
+  }
+
+  #armSweep(at: number): void {
+    clearTimeout(this.#sweepTimer);
+    this.#sweepAt = at;
+    this.#sweepTimer = setTimeout(() => this.#sweep(), Math.max(0, Math.ceil(at - monotonicNow())));
+    this.#sweepTimer.unref();
+  }
+
+  /** Times out the bounded calls past their deadlines (their replies, if any come, are still read in order). */
+  #sweep(): void {
+    this.#sweepTimer = undefined;
+    this.#sweepAt = Number.POSITIVE_INFINITY;
+    const now = monotonicNow();
+    let next = Number.POSITIVE_INFINITY;
+    for (let i = this.#head; i < this.#sent.length; i++) next = Math.min(next, this.#sent[i]?.expireBy?.(now) ?? next);
+    for (const call of this.#unsentCalls) next = Math.min(next, call.expireBy?.(now) ?? next);
+    if (next !== Number.POSITIVE_INFINITY) this.#armSweep(next);
   }
 
   #connect(): void {
@@ -149,8 +191,15 @@ export class RespConnection extends EventEmitter {
     this.#status = "connected";
     this.#attempt = 0;
     this.#lastError = undefined;
-    for (const call of this.#unsentCalls) this.#sent.push(call);
-    if (this.#unsent.length > 0) socket.write(this.#unsent.join(""));
+    const now = monotonicNow();
+    const commands: string[] = [];
+    this.#unsentCalls.forEach((call, i) => {
+      // A bounded call that timed out while it waited is dropped unsent.
+      if (call.expireBy !== undefined && call.expireBy(now) === Number.POSITIVE_INFINITY) return;
+      this.#sent.push(call);
+      commands.push(this.#unsent[i] as string);
+    });
+    if (commands.length > 0) socket.write(commands.join(""));
     this.#unsent = [];
     this.#unsentCalls = [];
     this.emit("ready");
