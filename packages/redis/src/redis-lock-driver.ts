@@ -171,7 +171,8 @@ export class RedisLockDriver implements LockDriver {
   }
 
   isWatching(key: string): boolean {
-    return this.#subscriber.isSubscribed(this.layout.releaseChannel(key));
+    // Asked on every acquire: with nothing subscribed, no channel name is built.
+    return this.#subscriber.channelCount > 0 && this.#subscriber.isSubscribed(this.layout.releaseChannel(key));
   }
 
   /** Queues on the server and takes the lock when a release hands it over (FIFO across processes). */
@@ -270,9 +271,9 @@ export class RedisLockDriver implements LockDriver {
     const { ownerSecret, ttlMs } = request;
     const args =
       waiterId === undefined ? [ownerSecret, ttlMs, request.holder] : [ownerSecret, ttlMs, request.holder, waiterId, this.#config.settings.waiterLeaseMs];
-    const call = { keys: [this.layout.tag(request.key)], args, request, sentAt: monotonicNow() };
-    const reply = QUEUED_ACQUIRE_SCRIPT.send(this.#target, call.keys, call.args);
-    return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#acquireOutcomes, call);
+    const sentAt = monotonicNow();
+    const call = { keys: [this.layout.tag(request.key)], args, request, sentAt };
+    return this.#runBounded(QUEUED_ACQUIRE_SCRIPT, call, this.#acquireOutcomes, sentAt);
   }
 
   /** The acquire script's reply as a result; a fresh hold waits for the replicas first when `waitForReplicas` asks it to. */
@@ -324,8 +325,15 @@ export class RedisLockDriver implements LockDriver {
   }
 
   #sendRelease(call: ScriptCall<LocalOffer | string>): Promise<{ held: boolean; holdCount: number }> {
-    const reply = QUEUED_RELEASE_SCRIPT.send(this.#target, call.keys, call.args);
-    return this.#deadlines.settle(reply, this.#config.settings.commandTimeoutMs, this.#releaseOutcomes, call);
+    return this.#runBounded(QUEUED_RELEASE_SCRIPT, call, this.#releaseOutcomes);
+  }
+
+  /** A hot-path script call bounded by `commandTimeoutMs`: on the lean connection, which bounds it itself, else on ioredis. */
+  #runBounded<R, C extends ScriptCall<unknown>>(script: RedisScript, call: C, outcomes: CallOutcomes<unknown, R, C>, sentAt?: number): Promise<R> {
+    const timeoutMs = this.#config.settings.commandTimeoutMs;
+    const lean = this.#config.commands;
+    if (lean !== undefined) return lean.runScript(script, call.keys, call.args, timeoutMs, outcomes, call, sentAt);
+    return this.#deadlines.settle(script.send(this.#target, call.keys, call.args), timeoutMs, outcomes, call);
   }
 
   #releaseLateGrant(key: string, ownerSecret: string, reply: unknown): void {
