@@ -2,17 +2,23 @@ import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { AcquireOptions } from "../types.js";
 import { MAX_DURATION_MS, MAX_KEY_LENGTH, MAX_OWNER_LENGTH } from "./defaults.js";
 
-/** Characters no key (or key prefix) may contain. */
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const NO_OPTIONS: AcquireOptions = Object.freeze({});
-const ACQUIRE_OPTION_NAMES: ReadonlySet<string> = new Set<keyof AcquireOptions>(["ttlMs", "waitMs", "signal", "autoRenew", "owner"]);
+
+/** Whether `text` holds a character no key (or key prefix) may contain: C0 controls and DEL. */
+export function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
 
 /** Throws `InvalidArgumentError` unless `key` is a usable lock key (or semaphore name: `field`). */
 export function validateKey(key: unknown, field = "key"): asserts key is string {
   if (typeof key !== "string") throw new InvalidArgumentError(field, `must be a string, got ${key === null ? "null" : typeof key}`);
   if (key.length === 0) throw new InvalidArgumentError(field, "must not be empty");
   if (key.length > MAX_KEY_LENGTH) throw new InvalidArgumentError(field, `must be at most ${MAX_KEY_LENGTH} characters, got ${key.length}`);
-  if (CONTROL_CHARACTERS.test(key)) throw new InvalidArgumentError(field, "must not contain control characters");
+  if (hasControlCharacter(key)) throw new InvalidArgumentError(field, "must not contain control characters");
 }
 
 /**
@@ -24,7 +30,7 @@ export function validateAcquireOptions(options: unknown): AcquireOptions {
   if (typeof options !== "object" || options === null || Array.isArray(options)) throw new InvalidArgumentError("options", "must be an object");
   const fields = options as Record<string, unknown>;
   for (const name in fields) {
-    if (!ACQUIRE_OPTION_NAMES.has(name) && Object.hasOwn(fields, name)) throw new InvalidArgumentError(`options.${name}`, "is not a known option");
+    if (!isAcquireOptionName(name) && Object.hasOwn(fields, name)) throw new InvalidArgumentError(`options.${name}`, "is not a known option");
   }
   const { ttlMs, waitMs, signal, autoRenew, owner } = fields;
   if (ttlMs !== undefined) checkDuration("options.ttlMs", ttlMs, "positive");
@@ -33,6 +39,10 @@ export function validateAcquireOptions(options: unknown): AcquireOptions {
   if (autoRenew !== undefined && typeof autoRenew !== "boolean") throw new InvalidArgumentError("options.autoRenew", "must be a boolean");
   if (owner !== undefined) checkOwner(owner);
   return { ttlMs, waitMs, signal, autoRenew, owner } as AcquireOptions;
+}
+
+function isAcquireOptionName(name: string): name is keyof AcquireOptions {
+  return name === "ttlMs" || name === "waitMs" || name === "signal" || name === "autoRenew" || name === "owner";
 }
 
 function checkDuration(field: string, value: unknown, minimum: "positive" | "non-negative"): void {

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import type { ListOptions } from "../types.js";
 import { DEFAULT_LIST_LIMIT, MAX_KEY_LENGTH, MAX_LIST_LIMIT } from "./defaults.js";
-import { CONTROL_CHARACTERS } from "./validate-acquire.js";
+import { hasControlCharacter } from "./validate-acquire.js";
 
 /** A `list` call's arguments, checked: the prefix as given and the limit with its default applied. */
 export interface ListRequest {
@@ -13,7 +13,7 @@ export interface ListRequest {
 export function validateListArguments(prefix: unknown, options: unknown): ListRequest {
   if (typeof prefix !== "string") throw new InvalidArgumentError("prefix", `must be a string, got ${prefix === null ? "null" : typeof prefix}`);
   if (prefix.length > MAX_KEY_LENGTH) throw new InvalidArgumentError("prefix", `must be at most ${MAX_KEY_LENGTH} characters, got ${prefix.length}`);
-  if (CONTROL_CHARACTERS.test(prefix)) throw new InvalidArgumentError("prefix", "must not contain control characters");
+  if (hasControlCharacter(prefix)) throw new InvalidArgumentError("prefix", "must not contain control characters");
   if (options === undefined) return { prefix, limit: DEFAULT_LIST_LIMIT };
   if (typeof options !== "object" || options === null || Array.isArray(options)) throw new InvalidArgumentError("options", "must be an object");
   for (const name of Object.keys(options)) {

@@ -13,7 +13,7 @@ import { ReadWriteLocks } from "../read-write/read-write-locks.js";
 import { Semaphores } from "../semaphore/semaphores.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, ListOptions, Lock, LockProvider, LockState, ProviderCapabilities, ReadWriteLock, Semaphore, SemaphoreOptions } from "../types.js";
-import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
+import { callDriver, driverFailure, settledAttempt } from "./driver-calls.js";
 import { HoldRegistry } from "./hold-registry.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
 import { LocalWaitQueue } from "./local-wait-queue.js";
@@ -65,7 +65,9 @@ export class DriverLockProvider implements LockProvider {
 
   #acquire(key: string, options: AcquireOptions | undefined): Promise<Lock> {
     try {
-      const { request, settings } = this.#prepare(key, options);
+      validateKey(key);
+      const settings = validateAcquireOptions(options);
+      const request = this.#request(key, settings);
       // A new owner (or any, where owners never re-enter) cannot be re-entering, so while others here wait for the key it
       // queues behind them instead of barging.
       const fresh = request.freshOwner === true || this.#driver.freshOwners === true;
@@ -128,7 +130,9 @@ export class DriverLockProvider implements LockProvider {
   }
 
   async #tryAcquire(key: string, options: AcquireOptions | undefined): Promise<Lock | null> {
-    const { request, settings } = this.#prepare(key, options);
+    validateKey(key);
+    const settings = validateAcquireOptions(options);
+    const request = this.#request(key, settings);
     if (settings.signal === undefined) return this.#attemptOnce(request, settings, false);
     const waiting = openWait(this.#waits, key, settings.signal, undefined);
     try {
@@ -183,20 +187,18 @@ export class DriverLockProvider implements LockProvider {
     return this.close();
   }
 
-  #prepare(key: string, options: AcquireOptions | undefined) {
-    validateKey(key);
-    const settings = validateAcquireOptions(options);
+  /** What the driver is asked for `key`, with checked `settings`; throws if the provider is closed or the signal aborted. */
+  #request(key: string, settings: AcquireOptions): DriverAcquireRequest {
     this.#assertOpen();
     settings.signal?.throwIfAborted();
     const knownOwner = settings.owner ?? currentOwnerSecret();
-    const request: DriverAcquireRequest = {
+    return {
       key,
       ownerSecret: knownOwner ?? newOwnerSecret(),
       holder: this.#holder,
       ttlMs: roundTtl(settings.ttlMs ?? DEFAULT_TTL_MS, this.capabilities),
       freshOwner: knownOwner === undefined,
     };
-    return { request, settings };
   }
 
   async #attempt(request: DriverAcquireRequest) {
@@ -211,7 +213,7 @@ export class DriverLockProvider implements LockProvider {
    */
   #attemptOnce(request: DriverAcquireRequest, settings: AcquireOptions, waitIfRefused: boolean): Promise<Lock | null> {
     const startedAt = monotonicNow();
-    return settledCall(() => this.#driver.tryAcquire(request)).then(
+    return settledAttempt(this.#driver, request).then(
       (result) => {
         if (this.#closed !== undefined) return this.#closedDuring(request, result);
         if (!result.acquired) return this.#refusedOnce(request, settings, waitIfRefused);

@@ -4,20 +4,23 @@ import { LockLostError } from "../errors/lock-lost-error.js";
 import { validateAcquireOptions } from "../options/validate-acquire.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { Lock, LockCapabilities } from "../types.js";
-import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
+import { callDriver, driverFailure, settledRelease } from "./driver-calls.js";
 import { Hold } from "./hold.js";
+import { HoldList } from "./hold-list.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
-import { type HoldOperations, LockHandle } from "./lock-handle.js";
+import { type HoldOperations, LockHandle, RELEASE_FAILED } from "./lock-handle.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
 
 /** The holds of one provider, the latest of each key, the watchdog that renews them, and what their lock handles ask. */
 export class HoldRegistry implements HoldOperations {
   readonly #driver: LockDriver;
   readonly #capabilities: LockCapabilities;
-  readonly #holds = new Set<Hold>();
+  readonly #holds = new HoldList();
   /**
    * The latest hold of each key. The server grants a key to one owner at a time, so an owner's grant re-enters its
    * hold only if that hold is still the key's latest; an older one was lost when the key went to another owner.
+   * An ended hold stays until the key's next hold replaces it or `#prune` drops it: deleting a key from a map on every
+   * release, to add it back on the next acquire, rehashed the map's table every few operations.
    */
   readonly #holdByKey = new Map<string, Hold>();
   readonly #onHoldEnd = (hold: Hold) => this.#forget(hold);
@@ -26,7 +29,7 @@ export class HoldRegistry implements HoldOperations {
   constructor(driver: LockDriver, capabilities: LockCapabilities) {
     this.#driver = driver;
     this.#capabilities = capabilities;
-    this.#scheduler = new RenewalScheduler(driver);
+    this.#scheduler = new RenewalScheduler(driver, this.#holds);
   }
 
   /** A lock handle for a grant: one more open handle of the owner's hold of the key if it re-entered, else of a new hold. */
@@ -39,12 +42,13 @@ export class HoldRegistry implements HoldOperations {
    * fails (the watchdog stops and the lease runs out on the server), so a failed release never keeps
    * a key alive; `detached` says an earlier try already let go.
    */
-  release(hold: Hold, detached: boolean): Promise<void> {
+  release(hold: Hold, detached: boolean, handle: LockHandle): Promise<void> {
     if (hold.openHandles <= 1) hold.releasing = true;
-    return settledCall(() => this.#driver.release(hold.key, hold.ownerSecret)).then(
+    return settledRelease(this.#driver, hold.key, hold.ownerSecret).then(
       (outcome) => {
         if (!outcome.held) {
           hold.lose("the server no longer shows this owner holding it");
+          handle[RELEASE_FAILED]();
           throw hold.lostReason;
         }
         if (!detached) letGo(hold);
@@ -52,6 +56,7 @@ export class HoldRegistry implements HoldOperations {
       },
       (error: unknown) => {
         if (!detached) letGo(hold);
+        handle[RELEASE_FAILED]();
         throw driverFailure(this.#driver.backend, "release", error);
       },
     );
@@ -86,13 +91,13 @@ export class HoldRegistry implements HoldOperations {
 
   /** Every hold of `key` here loses, for `reason`. */
   loseAll(key: string, reason: string): void {
-    for (const hold of this.#holds) if (hold.key === key) hold.lose(reason);
+    for (const hold of this.#holds.snapshot()) if (hold.key === key) hold.lose(reason);
   }
 
   /** Stops the watchdog for good, releases every open handle on the server (best effort) and loses the holds here. */
   async close(): Promise<void> {
     this.#scheduler.stop();
-    const holds = [...this.#holds];
+    const holds = this.#holds.snapshot();
     await Promise.allSettled(
       holds.map(async (hold) => {
         for (let i = 0; i < hold.openHandles; i++) await this.#driver.release(hold.key, hold.ownerSecret);
@@ -124,17 +129,24 @@ export class HoldRegistry implements HoldOperations {
       this.#holds.add(hold);
       this.#holdByKey.set(request.key, hold);
     }
-    this.#scheduler.add(hold);
     hold.openHandles += 1;
+    this.#scheduler.added(hold);
     return hold;
   }
 
   #forget(hold: Hold): void {
-    this.#holds.delete(hold);
-    if (this.#holdByKey.get(hold.key) === hold) this.#holdByKey.delete(hold.key);
-    this.#scheduler.remove(hold);
+    this.#holds.remove(hold);
+    if (this.#holdByKey.size > 2 * this.#holds.size + PRUNE_SLACK) this.#prune();
+  }
+
+  /** Drops the ended holds from `#holdByKey`, so that it stays about as large as the list of live holds. */
+  #prune(): void {
+    for (const [key, hold] of this.#holdByKey) if (hold.listSlot < 0) this.#holdByKey.delete(key);
   }
 }
+
+/** How many ended holds `#holdByKey` may keep beyond twice the live ones before it drops them. */
+const PRUNE_SLACK = 64;
 
 /** One handle of `hold` lets go locally; the last one ends the hold here. */
 function letGo(hold: Hold): void {

@@ -2,10 +2,16 @@ import { monotonicNow } from "../time/monotonic.js";
 import type { Lock } from "../types.js";
 import type { Hold } from "./hold.js";
 
+/** How the provider tells a handle that its release failed (a symbol: not part of the `Lock` users see). */
+export const RELEASE_FAILED = Symbol("releaseFailed");
+
 /** What a handle asks of the provider that made it. */
 export interface HoldOperations {
-  /** `detached`: an earlier failed try of this handle already let go of it locally. */
-  release(hold: Hold, detached: boolean): Promise<void>;
+  /**
+   * Releases `handle`'s level of `hold`; a failure is reported to `handle[RELEASE_FAILED]()` before it rejects.
+   * `detached`: an earlier failed try of this handle already let go of it locally.
+   */
+  release(hold: Hold, detached: boolean, handle: LockHandle): Promise<void>;
   renew(hold: Hold, ttlMs: number | undefined): Promise<void>;
 }
 
@@ -47,12 +53,15 @@ export class LockHandle implements Lock {
   }
 
   release(): Promise<void> {
-    this.#release ??= this.#operations.release(this.#hold, this.#detached).catch((error: unknown) => {
-      this.#detached = true;
-      this.#release = undefined;
-      throw error;
-    });
+    // The handle's own state on failure is set by the provider through RELEASE_FAILED: no promise around the release's.
+    this.#release ??= this.#operations.release(this.#hold, this.#detached, this);
     return this.#release;
+  }
+
+  /** The release failed: the handle has let go here, and the next `release()` tries the server again. */
+  [RELEASE_FAILED](): void {
+    this.#detached = true;
+    this.#release = undefined;
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -2,32 +2,29 @@ import { publishRenew, publishRenewFailure } from "../diagnostics/hold-events.js
 import type { LockDriver } from "../driver/lock-driver.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { Hold } from "./hold.js";
+import type { HoldList } from "./hold-list.js";
 import { conservativeDeadline } from "./lease-math.js";
 
 /** Share of a lease within which a not-yet-due renewal joins the current batch. */
 const BATCH_WINDOW_FRACTION = 0.1;
 
-/** The watchdog: one timer per provider, renewing every due hold in one batched driver call. */
+/** The watchdog: one timer per provider, renewing every due hold of the provider's list in one batched driver call. */
 export class RenewalScheduler {
   readonly #driver: LockDriver;
-  readonly #holds = new Set<Hold>();
+  readonly #holds: HoldList;
   #timer: NodeJS.Timeout | undefined;
   #timerDueAt = Number.POSITIVE_INFINITY;
   #running = false;
   #stopped = false;
 
-  constructor(driver: LockDriver) {
+  constructor(driver: LockDriver, holds: HoldList) {
     this.#driver = driver;
+    this.#holds = holds;
   }
 
-  add(hold: Hold): void {
-    if (this.#stopped) return;
-    this.#holds.add(hold);
+  /** `hold` was added to the list (or renewed by a re-entry): the timer moves if it is due sooner. */
+  added(hold: Hold): void {
     if (hold.autoRenew && hold.renewAt < this.#timerDueAt) this.#schedule();
-  }
-
-  remove(hold: Hold): void {
-    this.#holds.delete(hold);
   }
 
   /** Stops renewing for good; holds are left to their deadlines. */
@@ -36,7 +33,6 @@ export class RenewalScheduler {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerDueAt = Number.POSITIVE_INFINITY;
-    this.#holds.clear();
   }
 
   #schedule(): void {
@@ -57,7 +53,7 @@ export class RenewalScheduler {
     this.#running = true;
     try {
       const now = monotonicNow();
-      const due = [...this.#holds].filter((h) => h.autoRenew && h.active && h.renewAt <= now + h.ttlMs * BATCH_WINDOW_FRACTION);
+      const due = this.#holds.snapshot().filter((h) => h.autoRenew && h.active && h.renewAt <= now + h.ttlMs * BATCH_WINDOW_FRACTION);
       if (due.length > 0) await this.#renew(due);
     } finally {
       this.#running = false;
