@@ -9,8 +9,12 @@ import { RedisScript } from "./redis-script.js";
  * a grant over a leftover queue), so the release of a hold nobody queued on never looks at the queue.
  * Each script's common path comes first: helpers it does not need are defined only after it (each costs server time).
  */
-const QUEUE_KEYS = `local tag = KEYS[1]
-local lock, fence, queue, waiters, channel = tag .. ":lock", tag .. ":fence", tag .. ":queue", tag .. ":waiters", tag .. ":released"`;
+const LOCK_KEYS = `local tag = KEYS[1]
+local lock, queue = tag .. ":lock", tag .. ":queue"`;
+/** The rest of the key's names, made after a script's common path, which does not need them (each costs server time). */
+const LINE_KEYS = `local fence, waiters, channel = tag .. ":fence", tag .. ":waiters", tag .. ":released"`;
+const QUEUE_KEYS = `${LOCK_KEYS}
+${LINE_KEYS}`;
 
 /**
  * Takes, re-enters, claims or queues for a lock. ARGV: owner secret, ttl ms, holder label, and for a waiter its id and
@@ -23,14 +27,15 @@ local lock, fence, queue, waiters, channel = tag .. ":lock", tag .. ":fence", ta
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
   `${NOW_US}${NEXT_TOKEN}
-${QUEUE_KEYS}
+${LOCK_KEYS}
 local secret, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
 if redis.call("EXISTS", lock, queue) == 0 then
-  local token = next_token(fence, now_us())
+  local token = next_token(tag .. ":fence", now_us())
   redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token)
   redis.call("PEXPIRE", lock, ttl)
   return token
 end
+${LINE_KEYS}
 ${HAND_OFF}${REENTER}${KEEP_QUEUE}
 local hold = redis.call("HMGET", lock, "owner", "token", "waiter", "count")
 if hold[1] == secret then
@@ -83,16 +88,17 @@ return redis.call("PTTL", lock)
  */
 export const QUEUED_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-release",
-  `${QUEUE_KEYS}
+  `${LOCK_KEYS}
 for i = 5, #ARGV do
   redis.call("LREM", queue, 1, ARGV[i])
-  redis.call("HDEL", waiters, ARGV[i])
+  redis.call("HDEL", tag .. ":waiters", ARGV[i])
 end
 local hold = redis.call("HMGET", lock, "owner", "count", "queued", "token")
 if hold[1] ~= ARGV[1] then return -1 end
 if tonumber(hold[2]) > 1 then return redis.call("HINCRBY", lock, "count", -1) end
 redis.call("DEL", lock)
 if not hold[3] then return 0 end
+${LINE_KEYS}
 redis.call("SET", fence, ARGV[2] ~= nil and ARGV[2] ~= "" and ARGV[2] or hold[4])
 if redis.call("EXISTS", queue) == 0 then return 0 end
 ${NOW_US}${NEXT_TOKEN}${HAND_OFF}${PASS_LOCALLY}
