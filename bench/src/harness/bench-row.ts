@@ -59,10 +59,10 @@ export interface BenchTable {
   readonly id: string;
   readonly title: string;
   readonly rows: readonly BenchRow[];
-  /** Subject the ratio column divides by. */
-  readonly baseline: string;
+  /** Subject the ratio column divides by; no ratio column without it. */
+  readonly baseline?: string;
   /** Metric the ratio is computed on. */
-  readonly ratioOf: string;
+  readonly ratioOf?: string;
   /** Free text under the table: settings, what the numbers mean. */
   readonly notes?: readonly string[];
   readonly sweep?: SweepPoint;

@@ -1,5 +1,6 @@
 import { type BenchRow, type BenchTable, runFailure } from "./bench-row.js";
 import { formatNumber } from "./format-number.js";
+import { pairedMetric } from "./paired-rounds.js";
 
 /** One metric of one subject in one table. */
 export interface MetricRef {
@@ -24,6 +25,11 @@ export interface BenchTarget {
     readonly subjects?: readonly string[];
     /** Divide by them, or subtract them (what a subject adds over another, e.g. client CPU over a replay of its commands). @default "ratio" */
     readonly by?: "ratio" | "difference";
+    /**
+     * Read each comparison from the value's table's round-by-round companion (`<table>-paired`, see `pairedRoundsTable`)
+     * instead of comparing the rows' medians.
+     */
+    readonly paired?: boolean;
   };
   readonly min?: number;
   readonly max?: number;
@@ -55,10 +61,12 @@ export function evaluateTarget(target: BenchTarget, tables: readonly BenchTable[
     const baseRow = row(ref);
     const failure = baseRow === undefined ? undefined : runFailure(baseRow);
     const base = failure === undefined ? baseRow?.metrics[ref.metric] : undefined;
-    return {
-      subject: `${table === target.value.table ? subject : `${subject}, ${table}`}${failure === undefined ? "" : `: ${failure}`}`,
-      result: value === undefined || base === undefined ? Number.NaN : difference ? value - base : value / base,
-    };
+    const name = `${table === target.value.table ? subject : `${subject}, ${table}`}${failure === undefined ? "" : `: ${failure}`}`;
+    if (target.versus?.paired === true) {
+      const paired = read({ table: `${target.value.table}-paired`, subject, metric: pairedMetric(target.value.metric, difference ? "difference" : "ratio") });
+      return { subject: `${name}, paired rounds`, result: failure === undefined ? (paired ?? Number.NaN) : Number.NaN };
+    }
+    return { subject: name, result: value === undefined || base === undefined ? Number.NaN : difference ? value - base : value / base };
   });
   const show = (result: number) => (Number.isNaN(result) ? "–" : difference ? `${result >= 0 ? "+" : ""}${formatNumber(result)}` : `${result.toFixed(2)}×`);
   const measured = comparisons.map(({ subject, result }) => `${show(result)} (vs ${subject})`).join(", ");

@@ -9,6 +9,7 @@ export { runGroupsIsolated, writeGroupResults } from "./isolated-groups.js";
 export { importSubject, type LockSubject, type OpenSubject, permitsOf, providerSubject, type Release, type SubjectRole } from "./lock-subject.js";
 export { collectMachineInfo, type MachineInfo } from "./machine-info.js";
 export { renderMarkdownTable } from "./markdown-table.js";
+export { pairedMetric, pairedRoundsTable } from "./paired-rounds.js";
 export { writeBenchReport } from "./report-writer.js";
 export { type GroupResult, runScenarioGroups } from "./run-scenario-groups.js";
 export { countsPer, type ServerCounter } from "./server-counter.js";
@@ -17,5 +18,5 @@ export { type LinePlot, type PlotSeries, renderLinePlot } from "./svg-line-plot.
 export { type SweepPlot, sweepPlots } from "./sweep-plots.js";
 export { type SweepTargetSpec, sweepTargets } from "./sweep-targets.js";
 export { clientCpuPerOp, measureOps, median, summarizeTurns, type TurnSample } from "./turn-summary.js";
-export { turnOrder, type UncontendedRun, uncontendedScenario } from "./uncontended-scenario.js";
+export { turnOrder, type UncontendedRun, uncontendedScenario, uncontendedTables } from "./uncontended-scenario.js";
 export { runInProcesses, serveOneTask } from "./worker-processes.js";

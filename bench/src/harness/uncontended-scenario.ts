@@ -1,6 +1,7 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledCount } from "./bench-scale.js";
 import { type LockSubject, type OpenSubject, permitsOf } from "./lock-subject.js";
+import { pairedRoundsTable } from "./paired-rounds.js";
 import { countsPer, type ServerCounter } from "./server-counter.js";
 import { clientCpuPerOp, summarizeTurns, type TurnSample } from "./turn-summary.js";
 
@@ -30,10 +31,24 @@ export interface UncontendedRun<S extends LockSubject> {
   readonly notes?: readonly string[];
   /** Divides `iterations` and `warmUp` for a quick run. @default DEFAULT_BENCH_SCALE */
   readonly scale?: BenchScale;
+  /** With `uncontendedTables`: the subject (by name) compared with every other round by round (see `pairedRoundsTable`). */
+  readonly pairedFor?: string;
+}
+
+/** The scenario's table, and with `pairedFor` the table of its round-by-round comparisons (id `<id>-uncontended-paired`). */
+export async function uncontendedTables<S extends LockSubject>(run: UncontendedRun<S>): Promise<BenchTable[]> {
+  const { table, turns } = await measureUncontended(run);
+  if (run.pairedFor === undefined) return [table];
+  const turnsBySubject = new Map(run.subjects.map((subject, index) => [subject.name, turns[index] ?? []]));
+  return [table, pairedRoundsTable(table, run.pairedFor, turnsBySubject)];
 }
 
 /** The cost of a lock when nobody competes: each subject is opened and warmed up on its first turn and closed after its last. */
 export async function uncontendedScenario<S extends LockSubject>(run: UncontendedRun<S>): Promise<BenchTable> {
+  return (await measureUncontended(run)).table;
+}
+
+async function measureUncontended<S extends LockSubject>(run: UncontendedRun<S>): Promise<{ table: BenchTable; turns: TurnSample[][] }> {
   const permits = permitsOf(run.subjects);
   const rounds = run.rounds ?? 1;
   const scale = run.scale ?? DEFAULT_BENCH_SCALE;
@@ -61,7 +76,7 @@ export async function uncontendedScenario<S extends LockSubject>(run: Uncontende
   }));
   const held = permits === 1 ? "one key" : `one permit of a semaphore with N = ${permits}`;
   const turnsNote = rounds === 1 ? "" : `, in ${rounds} rounds with subjects taking turns`;
-  return {
+  const table: BenchTable = {
     id: `${run.id}-uncontended`,
     title: `${run.system} uncontended: one client per subject, ${perRound * rounds} serial acquire+release of ${held}${turnsNote}`,
     rows,
@@ -69,6 +84,7 @@ export async function uncontendedScenario<S extends LockSubject>(run: Uncontende
     ratioOf: "ops/s",
     notes: [...run.subjects.map((subject) => `- ${subject.name}: ${subject.settings}`), UNCONTENDED_NOTE, ...(run.notes ?? [])],
   };
+  return { table, turns };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { startRedis } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
-import { contendedSweep, uncontendedScenario } from "../harness/index.js";
+import { contendedSweep, uncontendedTables } from "../harness/index.js";
 import { heldLocksScenario } from "./held-locks-scenario.js";
 import { DISTLOCK, FENCED_FLOOR, NODE_REDLOCK, RAW_FLOOR, REDIS_SEMAPHORE } from "./lock-subjects.js";
 import { REDIS_TARGETS, REDIS_WORKER_COUNTS } from "./redis-targets.js";
@@ -18,7 +18,7 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
     const target = server.url;
     try {
       return [
-        await uncontendedScenario({
+        ...(await uncontendedTables({
           scale,
           system: "Redis",
           id: "redis",
@@ -28,12 +28,14 @@ export const REDIS_SCENARIOS: ScenarioGroup = {
           keyPrefix: "bench:uncontended:",
           // 2,000 per turn: with 500, a turn lasted ~60 ms and the client CPU split (a few µs/op) drowned in
           // scheduler noise; measured distlock − replay at +27 µs/op with 500 and +12 with 2,000 in the same hour.
-          iterations: 12_000,
+          // 12 rounds: one round's distlock − replay ranged from −30 to +75 µs/op on these shared cores.
+          iterations: 24_000,
           warmUp: 1_000,
-          rounds: 6,
+          rounds: 12,
           counter: new ServerCounters(target),
           notes: [SERVER_COUNTERS_NOTE],
-        }),
+          pairedFor: DISTLOCK.name,
+        })),
         ...(await contendedSweep({
           scale,
           system: "Redis",
