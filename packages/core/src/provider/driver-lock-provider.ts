@@ -217,8 +217,10 @@ export class DriverLockProvider implements LockProvider {
       (result) => {
         if (this.#closed !== undefined) return this.#closedDuring(request, result);
         if (!result.acquired) return this.#refusedOnce(request, settings, waitIfRefused);
-        const granted = stampGrant(result, result.grantedAt ?? startedAt);
-        if (this.#isFresh(request, granted)) return this.#grant(request, granted, settings);
+        const grantedAt = result.grantedAt ?? startedAt;
+        // The common case takes the answer as it is: no stamped copy of the grant.
+        if (this.#isFreshFrom(request, result, grantedAt)) return this.#holds.grant(request, result, grantedAt, settings.autoRenew !== false);
+        const granted = stampGrant(result, grantedAt);
         return this.#confirmFresh(request, granted).then((confirmed) =>
           confirmed === undefined ? this.#refusedOnce(request, settings, waitIfRefused) : this.#grant(request, confirmed, settings),
         );
@@ -253,7 +255,12 @@ export class DriverLockProvider implements LockProvider {
   }
 
   #isFresh(request: DriverAcquireRequest, granted: DriverGranted): boolean {
-    return conservativeDeadline(granted.grantedAt ?? monotonicNow(), Math.min(granted.ttlMs, request.ttlMs)) > monotonicNow();
+    return this.#isFreshFrom(request, granted, granted.grantedAt ?? monotonicNow());
+  }
+
+  /** Whether `granted`, whose lease started no earlier than `grantedAt`, still has time left by its conservative deadline. */
+  #isFreshFrom(request: DriverAcquireRequest, granted: DriverGranted, grantedAt: number): boolean {
+    return conservativeDeadline(grantedAt, Math.min(granted.ttlMs, request.ttlMs)) > monotonicNow();
   }
 
   /**
@@ -271,7 +278,7 @@ export class DriverLockProvider implements LockProvider {
   }
 
   #grant(request: DriverAcquireRequest, granted: DriverGranted, settings: AcquireOptions): Lock {
-    return this.#holds.grant(request, granted, settings.autoRenew !== false);
+    return this.#holds.grant(request, granted, granted.grantedAt ?? monotonicNow(), settings.autoRenew !== false);
   }
 
   #call<T>(operation: string, run: () => Promise<T>): Promise<T> {

@@ -32,9 +32,12 @@ export class HoldRegistry implements HoldOperations {
     this.#scheduler = new RenewalScheduler(driver, this.#holds);
   }
 
-  /** A lock handle for a grant: one more open handle of the owner's hold of the key if it re-entered, else of a new hold. */
-  grant(request: DriverAcquireRequest, granted: DriverGranted, autoRenew: boolean): Lock {
-    return new LockHandle(this.#record(request, granted, autoRenew), request.holder, granted.holdCount, this);
+  /**
+   * A lock handle for a grant whose lease started no earlier than `startedAt`: one more open handle of the owner's hold
+   * of the key if it re-entered, else of a new hold.
+   */
+  grant(request: DriverAcquireRequest, granted: DriverGranted, startedAt: number, autoRenew: boolean): Lock {
+    return new LockHandle(this.#record(request, granted, startedAt, autoRenew), request.holder, granted.holdCount, this);
   }
 
   /**
@@ -106,8 +109,7 @@ export class HoldRegistry implements HoldOperations {
     for (const hold of holds) hold.lose("its provider was closed");
   }
 
-  #record(request: DriverAcquireRequest, granted: DriverGranted, autoRenew: boolean): Hold {
-    const startedAt = granted.grantedAt ?? monotonicNow();
+  #record(request: DriverAcquireRequest, granted: DriverGranted, startedAt: number, autoRenew: boolean): Hold {
     const validUntil = conservativeDeadline(startedAt, Math.min(granted.ttlMs, request.ttlMs));
     let hold = this.#holdByKey.get(request.key);
     if (hold !== undefined && hold.ownerSecret === request.ownerSecret && hold.active) {
