@@ -51,11 +51,17 @@ export async function runInProcesses<In, Start, Out>(run: ProcessRun<In, Start>)
               reply = { value: message.reply };
               child.disconnect();
             });
-            child.once("exit", (code, signal) => {
+            const settle = (code: number | null, signal: NodeJS.Signals | null) => {
               if (reply === undefined) {
                 killAll();
                 reject(new Error(`bench worker ${index} exited (${signal ?? code}) without replying`));
               } else resolve(reply.value);
+            };
+            // A worker exits as soon as its reply is written: "exit" can come before the reply is read off the IPC
+            // channel, which delivers it before it disconnects.
+            child.once("exit", (code, signal) => {
+              if (child.connected) child.once("disconnect", () => settle(code, signal));
+              else settle(code, signal);
             });
             const input: ParentMessage<In, Start> = { kind: "input", input: run.input(index) };
             child.send(input as Parameters<typeof child.send>[0]);
