@@ -1,6 +1,6 @@
 import { startRedis } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
-import { contendedSweep, uncontendedScenario } from "../harness/index.js";
+import { contendedSweep, uncontendedTables } from "../harness/index.js";
 import { DISTLOCK_SEMAPHORE, RAW_SEMAPHORE_FLOOR, REDIS_SEMAPHORE_SEMAPHORE, SEMAPHORE_PERMITS } from "./semaphore-subjects.js";
 import { SEMAPHORE_TARGETS, SEMAPHORE_WORKER_COUNTS } from "./semaphore-targets.js";
 import { SERVER_COUNTERS_NOTE, ServerCounters } from "./server-counters.js";
@@ -16,7 +16,7 @@ export const REDIS_SEMAPHORE_SCENARIOS: ScenarioGroup = {
     const target = server.url;
     try {
       return [
-        await uncontendedScenario({
+        ...(await uncontendedTables({
           scale,
           system: "Redis semaphore",
           id: "redis-semaphore",
@@ -25,12 +25,13 @@ export const REDIS_SEMAPHORE_SCENARIOS: ScenarioGroup = {
           baseline: REDIS_SEMAPHORE_SEMAPHORE.name,
           keyPrefix: "bench:semaphore:uncontended:",
           // As the Redis lock group: 2,000 per turn, so the client CPU per op rises above the scheduler's noise.
-          iterations: 12_000,
+          iterations: 24_000,
           warmUp: 1_000,
-          rounds: 6,
+          rounds: 12,
           counter: new ServerCounters(target),
           notes: [SERVER_COUNTERS_NOTE],
-        }),
+          pairedFor: DISTLOCK_SEMAPHORE.name,
+        })),
         ...(await contendedSweep({
           scale,
           system: "Redis semaphore",

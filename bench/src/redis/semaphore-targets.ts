@@ -9,7 +9,7 @@ export const SEMAPHORE_TARGETS: readonly BenchTarget[] = [
   {
     claim: "uncontended ops/s ≥ 0.9× redis-semaphore Semaphore",
     value: { table: "redis-semaphore-uncontended", subject: DISTLOCK_SEMAPHORE.name, metric: "ops/s" },
-    versus: { subjects: [REDIS_SEMAPHORE_SEMAPHORE.name] },
+    versus: { subjects: [REDIS_SEMAPHORE_SEMAPHORE.name], paired: true },
     min: 0.9,
   },
   ...sweepTargets({

@@ -14,7 +14,7 @@ export const REDLOCK_TARGETS: readonly BenchTarget[] = [
   {
     claim: "uncontended ops/s ≥ 0.9× the better peer",
     value: { table: "redlock-uncontended", subject: DISTLOCK_REDLOCK.name, metric: "ops/s" },
-    versus: { subjects: PEERS },
+    versus: { subjects: PEERS, paired: true },
     min: 0.9,
   },
   ...sweepTargets({ id: "redlock", subject: DISTLOCK_REDLOCK.name, peers: PEERS, workerCounts: REDLOCK_WORKER_COUNTS }),
