@@ -27,6 +27,7 @@ export { CallDeadlines, type CallOutcomes } from "../time/call-deadlines.js";
 export { Deadlines, type Expiring } from "../time/deadlines.js";
 export { Latch, type LatchMode } from "../time/latch.js";
 export { monotonicNow } from "../time/monotonic.js";
+export { SweepTimer } from "../time/sweep-timer.js";
 export { firstHeld } from "./first-held.js";
 export type {
   DriverAcquireRequest,

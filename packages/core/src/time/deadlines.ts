@@ -1,4 +1,4 @@
-import { monotonicNow } from "./monotonic.js";
+import { SweepTimer } from "./sweep-timer.js";
 
 /** Something that must be told when its deadline (`monotonicNow()` ms) has passed. */
 export interface Expiring {
@@ -9,19 +9,16 @@ export interface Expiring {
 }
 
 /**
- * Many deadlines on one timer, instead of a timer each: on the Redis hot path a timer set and cleared around every
- * command cost more client CPU than the rest of the call's bookkeeping. The timer is armed for the earliest deadline
- * and moved only when an entry's deadline comes sooner than it, so an entry removed in time costs a set insert and
- * delete. An entry expires at its deadline or within `timeoutMs / 8` after.
+ * Many deadlines on one timer (a `SweepTimer`): an entry removed in time costs a set insert and delete. An entry
+ * expires at its deadline or within `timeoutMs / 8` after.
  */
 export class Deadlines {
   readonly #pending = new Set<Expiring>();
-  #timer: NodeJS.Timeout | undefined;
-  #sweepAt = Number.POSITIVE_INFINITY;
+  readonly #timer = new SweepTimer((now) => this.#sweep(now));
 
   add(entry: Expiring): void {
     this.#pending.add(entry);
-    if (this.#sweepAt > entry.deadline + entry.timeoutMs / 8) this.#arm(entry.deadline);
+    this.#timer.schedule(entry.deadline, entry.timeoutMs / 8);
   }
 
   /** Takes `entry` off; false when it had expired already (or was never added). */
@@ -33,17 +30,8 @@ export class Deadlines {
     return this.#pending.has(entry);
   }
 
-  #arm(at: number): void {
-    clearTimeout(this.#timer);
-    this.#sweepAt = at;
-    this.#timer = setTimeout(() => this.#sweep(), Math.max(0, Math.ceil(at - monotonicNow())));
-    this.#timer.unref();
-  }
-
-  #sweep(): void {
-    this.#timer = undefined;
-    this.#sweepAt = Number.POSITIVE_INFINITY;
-    const now = monotonicNow();
+  /** Expires the entries due by `now`; answers the earliest deadline left. */
+  #sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
     for (const entry of this.#pending) {
       if (entry.deadline <= now) {
@@ -51,6 +39,6 @@ export class Deadlines {
         entry.expire();
       } else next = Math.min(next, entry.deadline);
     }
-    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+    return next;
   }
 }

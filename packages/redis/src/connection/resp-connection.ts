@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { connect as connectTcp, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
-import { type CallOutcomes, monotonicNow } from "@distlock/core/driver";
+import { type CallOutcomes, monotonicNow, SweepTimer } from "@distlock/core/driver";
 import { BoundedScriptCall, type ConnectionScript, type PendingReply } from "./bounded-script-call.js";
 import { encodeCommand, RedisReplyError, RespDecoder, type RespReply } from "./resp-codec.js";
 
@@ -43,8 +43,7 @@ export class RespConnection extends EventEmitter {
   #attempt = 0;
   #lastError: Error | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #sweepTimer: NodeJS.Timeout | undefined;
-  #sweepAt = Number.POSITIVE_INFINITY;
+  readonly #deadlines = new SweepTimer((now) => this.#sweep(now));
   readonly #send = (command: string, call: PendingReply): void => {
     if (this.#status === "connected") {
       this.#sent.push(call);
@@ -91,8 +90,7 @@ export class RespConnection extends EventEmitter {
   ): Promise<R> {
     if (this.#status === "closed") return Promise.reject(outcomes.error(new Error("Connection is closed."), context));
     const deadline = startedAt + timeoutMs;
-    // Told up to an eighth of its timeout late, the sweep timer moves only for a call due sooner than that.
-    if (this.#sweepAt > deadline + timeoutMs / 8) this.#armSweep(deadline);
+    this.#deadlines.schedule(deadline, timeoutMs / 8);
     return new Promise<R>((resolve, reject) => {
       new BoundedScriptCall({ script, keys, args, deadline, timeoutMs }, outcomes, context, resolve, reject, this.#send);
     });
@@ -107,7 +105,7 @@ export class RespConnection extends EventEmitter {
     if (this.#status === "closed") return;
     this.#status = "closed";
     clearTimeout(this.#timer);
-    clearTimeout(this.#sweepTimer);
+    this.#deadlines.stop();
     this.#socket?.destroy();
     this.#failAll(new Error("Connection is closed."));
   }
@@ -117,22 +115,15 @@ export class RespConnection extends EventEmitter {
     return new Promise((resolve, reject) => this.#send(command, { resolve, reject }));
   }
 
-  #armSweep(at: number): void {
-    clearTimeout(this.#sweepTimer);
-    this.#sweepAt = at;
-    this.#sweepTimer = setTimeout(() => this.#sweep(), Math.max(0, Math.ceil(at - monotonicNow())));
-    this.#sweepTimer.unref();
-  }
-
-  /** Times out the bounded calls past their deadlines (their replies, if any come, are still read in order). */
-  #sweep(): void {
-    this.#sweepTimer = undefined;
-    this.#sweepAt = Number.POSITIVE_INFINITY;
-    const now = monotonicNow();
+  /**
+   * Times out the bounded calls past their deadlines (their replies, if any come, are still read in order), each up to
+   * an eighth of its timeout late; answers the earliest deadline left.
+   */
+  #sweep(now: number): number {
     let next = Number.POSITIVE_INFINITY;
     for (let i = this.#head; i < this.#sent.length; i++) next = Math.min(next, this.#sent[i]?.expireBy?.(now) ?? next);
     for (const call of this.#unsentCalls) next = Math.min(next, call.expireBy?.(now) ?? next);
-    if (next !== Number.POSITIVE_INFINITY) this.#armSweep(next);
+    return next;
   }
 
   #connect(): void {
