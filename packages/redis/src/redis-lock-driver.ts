@@ -372,8 +372,11 @@ export class RedisLockDriver implements LockDriver {
     });
   }
 
+  /** A script call bounded by `commandTimeoutMs`: on the lean connection, which bounds it itself, when the driver has one. */
   #run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    return this.#bound(operation, script.run(this.#target, keys, args));
+    const lean = this.#config.commands;
+    if (lean === undefined || !script.takes(keys)) return this.#bound(operation, script.run(this.#target, keys, args));
+    return lean.runScript(script, keys, args, this.#config.settings.commandTimeoutMs, this.#anyOutcomes, operation);
   }
 
   /** Bounds a server call by `commandTimeoutMs` (plus `extraMs`) and maps its failure to `BackendUnavailableError`. */

@@ -48,10 +48,13 @@ export class RedisScript {
 
   /** EVALSHA alone, the client's own promise: the hot path pairs it with `resend` without a promise layer of its own. */
   send(target: ScriptTarget, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    if (this.numberOfKeys !== "variable" && keys.length !== this.numberOfKeys) {
-      return Promise.reject(new RangeError(`script ${this.name} takes ${this.numberOfKeys} keys, got ${keys.length}`));
-    }
+    if (!this.takes(keys)) return Promise.reject(new RangeError(`script ${this.name} takes ${this.numberOfKeys} keys, got ${keys.length}`));
     return target.evalsha(this.sha, keys.length, keys, args);
+  }
+
+  /** Whether the script takes this many keys. */
+  takes(keys: readonly string[]): boolean {
+    return this.numberOfKeys === "variable" || keys.length === this.numberOfKeys;
   }
 
   /** After `send` failed with `error`: EVAL (which also caches the script again) if the server had lost it, else undefined. */
