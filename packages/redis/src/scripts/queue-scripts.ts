@@ -1,4 +1,4 @@
-import { HAND_OFF, KEEP_QUEUE, NEXT_TOKEN, NOW_US, PASS_LOCALLY, REENTER } from "./lua-functions.js";
+import { drawTokenInline, HAND_OFF, KEEP_QUEUE, NEXT_TOKEN, NOW_US, PASS_LOCALLY, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
@@ -26,17 +26,16 @@ ${LINE_KEYS}`;
  */
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
-  `${NOW_US}${NEXT_TOKEN}
-${LOCK_KEYS}
+  `${LOCK_KEYS}
 local secret, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
 if redis.call("EXISTS", lock, queue) == 0 then
-  local token = next_token(tag .. ":fence", now_us())
+${drawTokenInline('tag .. ":fence"')}
   redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token)
   redis.call("PEXPIRE", lock, ttl)
   return token
 end
 ${LINE_KEYS}
-${HAND_OFF}${REENTER}${KEEP_QUEUE}
+${NOW_US}${NEXT_TOKEN}${HAND_OFF}${REENTER}${KEEP_QUEUE}
 local hold = redis.call("HMGET", lock, "owner", "token", "waiter", "count")
 if hold[1] == secret then
   if id ~= "" and hold[3] == id then
