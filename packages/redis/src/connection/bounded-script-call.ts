@@ -1,4 +1,5 @@
 import type { CallOutcomes } from "@distlock/core/driver";
+import { isNoScript } from "../scripts/redis-script.js";
 import { encodeCommand } from "./resp-codec.js";
 
 /** A script a connection runs by EVALSHA, and by EVAL once if the server had lost it. */
@@ -74,7 +75,7 @@ export class BoundedScriptCall<R, C> implements PendingReply {
   /** A failure, unless the server had lost the script: then it goes again by EVAL. */
   reject(error: Error): void {
     if (this.#done) return;
-    if (!this.#resent && error.message.startsWith("NOSCRIPT")) {
+    if (!this.#resent && isNoScript(error)) {
       this.#resent = true;
       this.#send(encodeCommand("EVAL", [this.#script.lua, this.#keys.length], this.#keys, this.#args), this);
       return;

@@ -63,6 +63,7 @@ export class RedisScript {
   }
 }
 
-function isNoScript(error: unknown): boolean {
+/** Whether `error` is the server saying it no longer has the script (after a restart or a failover). */
+export function isNoScript(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("NOSCRIPT");
 }
