@@ -1,4 +1,3 @@
-import type { DriverAcquireRequest, DriverAcquireResult, LockDriver } from "../driver/lock-driver.js";
 import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
 import { LockError } from "../errors/lock-error.js";
 import { redactCredentials } from "../errors/redact-credentials.js";
@@ -18,19 +17,10 @@ export async function callDriver<T>(backend: string, operation: string, run: () 
   }
 }
 
-/** `driver.tryAcquire(request)`, a synchronous throw turned into a rejection as an async function would. */
-export function settledAttempt(driver: LockDriver, request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+/** `call()`, with a synchronous throw turned into a rejection as an async function would. */
+export function settledCall<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return driver.tryAcquire(request);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/** `driver.release(key, ownerSecret)`, a synchronous throw turned into a rejection as an async function would. */
-export function settledRelease(driver: LockDriver, key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-  try {
-    return driver.release(key, ownerSecret);
+    return call();
   } catch (error) {
     return Promise.reject(error);
   }

@@ -13,7 +13,7 @@ import { ReadWriteLocks } from "../read-write/read-write-locks.js";
 import { Semaphores } from "../semaphore/semaphores.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, ListOptions, Lock, LockProvider, LockState, ProviderCapabilities, ReadWriteLock, Semaphore, SemaphoreOptions } from "../types.js";
-import { callDriver, driverFailure, settledAttempt } from "./driver-calls.js";
+import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { HoldRegistry } from "./hold-registry.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
 import { LocalWaitQueue } from "./local-wait-queue.js";
@@ -213,7 +213,7 @@ export class DriverLockProvider implements LockProvider {
    */
   #attemptOnce(request: DriverAcquireRequest, settings: AcquireOptions, waitIfRefused: boolean): Promise<Lock | null> {
     const startedAt = monotonicNow();
-    return settledAttempt(this.#driver, request).then(
+    return settledCall(() => this.#driver.tryAcquire(request)).then(
       (result) => {
         if (this.#closed !== undefined) return this.#closedDuring(request, result);
         if (!result.acquired) return this.#refusedOnce(request, settings, waitIfRefused);

@@ -4,7 +4,7 @@ import { LockLostError } from "../errors/lock-lost-error.js";
 import { validateAcquireOptions } from "../options/validate-acquire.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { Lock, LockCapabilities } from "../types.js";
-import { callDriver, driverFailure, settledRelease } from "./driver-calls.js";
+import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { Hold } from "./hold.js";
 import { HoldList } from "./hold-list.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
@@ -47,7 +47,7 @@ export class HoldRegistry implements HoldOperations {
    */
   release(hold: Hold, detached: boolean, handle: LockHandle): Promise<void> {
     if (hold.openHandles <= 1) hold.releasing = true;
-    return settledRelease(this.#driver, hold.key, hold.ownerSecret).then(
+    return settledCall(() => this.#driver.release(hold.key, hold.ownerSecret)).then(
       (outcome) => {
         if (!outcome.held) {
           hold.lose("the server no longer shows this owner holding it");

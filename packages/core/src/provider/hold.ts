@@ -118,7 +118,7 @@ export class Hold {
   }
 
   #end(): void {
-    if (this.#deadline !== undefined) clearTimeout(this.#deadline);
+    clearTimeout(this.#deadline);
     this.#deadline = undefined;
     this.#ended = true;
     this.#onEnd(this);

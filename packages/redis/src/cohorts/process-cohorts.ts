@@ -34,8 +34,6 @@ export class ProcessCohorts {
    */
   granted(request: DriverAcquireRequest, granted: DriverGranted, leaseFrom: number, queued: number, reserved: boolean): void {
     if (request.freshOwner !== true || granted.holdCount !== 1 || granted.fencingToken === null) return;
-    // The uncontended path: no cohort here, and none to start (a grant that reserved no token block).
-    if (!reserved && this.#cohorts.size === 0) return;
     const earlier = this.#cohorts.get(request.key);
     // A pass here is already recorded; a token above the block is the server's own grant (the cohort lost the key).
     if (earlier?.holder === request.ownerSecret && (granted.fencingToken as bigint) <= earlier.lastToken) return;
@@ -48,7 +46,7 @@ export class ProcessCohorts {
 
   /** The hold of `request.key` if it lingers here between holders and may go to `request`, taken at once; else undefined. */
   take(request: DriverAcquireRequest): DriverGranted | undefined {
-    const cohort = this.#cohorts.size === 0 ? undefined : this.#cohorts.get(request.key);
+    const cohort = this.#cohorts.get(request.key);
     if (cohort === undefined || cohort.holder !== undefined || !cohort.admits(request, 0, this.#maxPasses)) return undefined;
     return cohort.passTo(request.ownerSecret, cohort.nextGrant());
   }
@@ -90,7 +88,7 @@ export class ProcessCohorts {
    * Otherwise the cohort ends and its hold goes back to the server.
    */
   release(key: string, ownerSecret: string): CohortRelease | undefined {
-    const cohort = this.#cohorts.size === 0 ? undefined : this.#cohorts.get(key);
+    const cohort = this.#cohorts.get(key);
     if (cohort === undefined || cohort.holder !== ownerSecret) return undefined;
     if (cohort.mayPass(0, this.#maxPasses)) {
       const next = cohort.line.shift();

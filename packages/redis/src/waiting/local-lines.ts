@@ -53,7 +53,7 @@ export class LocalLines {
 
   /** The waiter a release of `key` by `ownerSecret` may pass to: the first here of another owner. */
   next(key: string, ownerSecret: string): LocalWaiter | undefined {
-    const line = this.#lines.size === 0 ? undefined : this.#lines.get(key);
+    const line = this.#lines.get(key);
     return line?.find((waiter) => waiter.ownerSecret !== ownerSecret);
   }
 
