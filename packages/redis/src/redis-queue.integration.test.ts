@@ -5,6 +5,7 @@ import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../test/provider-per-test.js";
 import { QUEUED_ACQUIRE_SCRIPT } from "./scripts/queue-scripts.js";
+import { parseStoredHold } from "./scripts/stored-hold.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
@@ -49,7 +50,7 @@ describe("redis wait queue", () => {
     await expect.poll(() => queueLength(k)).toBe(1);
     await held.release();
     const lock = await waiting;
-    expect(await server.command("HGET", `${tag(k)}:lock`, "owner")).toBe(owner);
+    expect(parseStoredHold(String(await server.command("GET", `${tag(k)}:lock`)))?.ownerSecret).toBe(owner);
     expect(await waiterSide.inspect(k)).toMatchObject({ holder: expect.stringMatching(/:worker 7 on host a$/) });
     const again = await waiterSide.acquire(k, { ttlMs: 30_000, owner });
     expect(again.holdCount).toBe(2);

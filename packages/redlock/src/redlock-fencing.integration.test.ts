@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Lock } from "@distlock/core";
+import { parseStoredHold } from "@distlock/redis/internal";
 import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
-import { parseStoredHold } from "./scripts/stored-hold.js";
 
 const TTL_MS = 5_000;
 /** Far above any wall clock in µs (~1.8e15 in 2026), so a proposal taken from the clock is outdated there. */

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { LockErrorCode } from "@distlock/core";
+import { parseStoredHold, storedHold } from "@distlock/redis/internal";
 import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
 import { QUORUM_ACQUIRE_SCRIPT } from "./scripts/quorum-lock-scripts.js";
-import { parseStoredHold, storedHold } from "./scripts/stored-hold.js";
 
 const TTL_MS = 30_000;
 /** Places in the queues outlive each test, so no refresh attempt blurs a count. */

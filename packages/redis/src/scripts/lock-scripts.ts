@@ -1,18 +1,19 @@
+import { LOCK_FUNCTIONS } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
+import { OWNS_STORED_HOLD } from "./stored-hold.js";
 
 /**
- * A script that extends many leases at once, never shortening one. KEYS: holds (one slot on a Cluster). ARGV: owner
- * secret and ttl ms per key, in key order. Returns one 1|0 per key. `owns`: a Lua condition on `key` and `secret`, true
- * when the hold at `key` is that owner's (each backend stores holds its own way).
+ * Extends many leases at once, never shortening one: the holds stored as strings (`stored-hold.ts`: Redis locks and
+ * Redlock nodes' holds) that are the given owners'. KEYS: holds (one slot on a Cluster). ARGV: owner secret and ttl ms
+ * per key, in key order. Returns one 1|0 per key.
  */
-export function leaseRenewalScript(name: string, owns: string): RedisScript {
-  return new RedisScript(
-    name,
-    `
+export const RENEW_SCRIPT = new RedisScript(
+  "distlock:renew",
+  `
 local renewed = {}
 for i = 1, #KEYS do
   local key, secret, ttl = KEYS[i], ARGV[i * 2 - 1], tonumber(ARGV[i * 2])
-  if ${owns} then
+  if ${OWNS_STORED_HOLD} then
     if redis.call("PTTL", key) < ttl then redis.call("PEXPIRE", key, ttl) end
     renewed[i] = 1
   else
@@ -21,12 +22,8 @@ for i = 1, #KEYS do
 end
 return renewed
 `,
-    "variable",
-  );
-}
-
-/** Renews lock hashes (see `leaseRenewalScript`). */
-export const RENEW_SCRIPT = leaseRenewalScript("distlock:renew", `redis.call("HGET", key, "owner") == secret`);
+  "variable",
+);
 
 /**
  * The public view of a lock. KEYS[1]: the key's hash tag (lock hash and waiter entries are derived from it).
@@ -34,11 +31,11 @@ export const RENEW_SCRIPT = leaseRenewalScript("distlock:renew", `redis.call("HG
  */
 export const INSPECT_SCRIPT = new RedisScript(
   "distlock:inspect",
-  `
+  `${LOCK_FUNCTIONS}
 local lock = KEYS[1] .. ":lock"
-local fields = redis.call("HMGET", lock, "holder", "count", "token")
-if not fields[1] then return {0} end
-return {1, fields[1], tonumber(fields[2]), fields[3], redis.call("PTTL", lock), redis.call("HLEN", KEYS[1] .. ":waiters")}
+local owner, count, token, mark, holder = read_lock(redis.call("GET", lock))
+if not owner then return {0} end
+return {1, holder, count, token, redis.call("PTTL", lock), redis.call("HLEN", KEYS[1] .. ":waiters")}
 `,
   1,
 );

@@ -1,3 +1,5 @@
+import { HOLD_FUNCTIONS } from "./stored-hold.js";
+
 /**
  * Lua functions shared by several scripts, pasted in front of a script's body (a script cannot call another).
  * Each script that uses them reads the server clock once: `now_us()`.
@@ -15,16 +17,42 @@ ${READ_CLOCK}
 end
 `;
 
-/** Re-enters a hold: one more level, and the lease extended to `ttl` if less is left. Returns the count and the lease left. */
+/**
+ * A Redis lock stores its hold as a stored hold (`stored-hold.ts`) labelled `<line mark> <holder label>`. The mark is
+ * "-" for a hold nobody queued behind; "+" for one others may have queued behind (set by a waiter that queues on it, by
+ * a hand-off and by a grant over a leftover queue, so the release of a hold nobody queued on never looks at the queue);
+ * "+<waiter id>" for a hold handed to that waiter through the line and not yet claimed by it (so its next attempt
+ * claims it instead of re-entering). `read_lock(value)` → owner secret, hold count, token, mark, holder label (false for
+ * a free lock); `lock_value(…)` writes one; `remark(lock, …)` rewrites a hold's mark, keeping its lease.
+ */
+export const LOCK_FUNCTIONS = `${HOLD_FUNCTIONS}
+local function read_lock(value)
+  local owner, count, token, label = read_hold(value)
+  if not owner then return false end
+  local mark, holder = string.match(label, "^(%S+) (.*)$")
+  return owner, count, token, mark, holder
+end
+local function lock_value(secret, count, token, mark, holder)
+  return hold_value(secret, count, token, mark .. " " .. holder)
+end
+local function remark(lock, secret, count, token, mark, holder)
+  redis.call("SET", lock, lock_value(secret, count, token, mark, holder), "KEEPTTL")
+end
+`;
+
+/**
+ * Re-enters a hold read by `read_lock`: one more level, and the lease extended to `ttl` if less is left. Returns the
+ * count and the lease left. Needs `LOCK_FUNCTIONS` defined before it.
+ */
 export const REENTER = `
-local function reenter(lock, ttl)
-  local count = redis.call("HINCRBY", lock, "count", 1)
+local function reenter(lock, secret, count, token, mark, holder, ttl)
+  remark(lock, secret, count + 1, token, mark, holder)
   local left = redis.call("PTTL", lock)
   if left < ttl then
     redis.call("PEXPIRE", lock, ttl)
     left = ttl
   end
-  return count, left
+  return count + 1, left
 end
 `;
 
@@ -84,11 +112,11 @@ ${drawToken(fence, "clock")}`;
  * id → "<expires ms> <ttl ms> <owner secret's length in bytes> <owner secret><holder>" (both may contain spaces).
  * `live_entry` reads an entry: its owner secret, holder and ttl, or nil when it has expired or cannot be read (e.g.
  * written by an older client). `grant_waiter` gives the free lock to a waiter: a new token, its owner and ttl, marked
- * with its id (so its next attempt claims it instead of re-entering) and as one others may queue behind (`queued`, so
- * its release looks at the queue).
+ * with its id (so its next attempt claims it instead of re-entering) unless that attempt is the one granting it
+ * (`claimer`), and as one others may queue behind.
  * `hand_off` gives a free lock to the first waiter whose entry is live (skipping and dropping dead and unreadable ones)
- * and publishes "<id> <token> <ttl> <waiters left in the queue>". Needs `next_token` defined before it.
- * Returns the id it handed to, or false when no live waiter is left.
+ * and publishes "<id> <token> <ttl> <waiters left in the queue>". Needs `next_token` and `LOCK_FUNCTIONS` defined
+ * before it. Returns the id it handed to and the token, or false when no live waiter is left.
  */
 export const HAND_OFF = `
 local function live_entry(entry, clock)
@@ -97,13 +125,12 @@ local function live_entry(entry, clock)
   local bytes = tonumber(secret_bytes)
   return string.sub(rest, 1, bytes), string.sub(rest, bytes + 1), ttl
 end
-local function grant_waiter(lock, fence, id, secret, holder, ttl, clock)
+local function grant_waiter(lock, fence, id, secret, holder, ttl, clock, claimer)
   local token = next_token(fence, clock, ${TOKEN_BLOCK})
-  redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "waiter", id, "queued", 1)
-  redis.call("PEXPIRE", lock, ttl)
+  redis.call("SET", lock, lock_value(secret, 1, token, id == claimer and "+" or "+" .. id, holder), "PX", ttl)
   return token
 end
-local function hand_off(lock, fence, queue, waiters, channel, clock)
+local function hand_off(lock, fence, queue, waiters, channel, clock, claimer)
   for _ = 1, 1000 do
     local id = redis.call("LPOP", queue)
     if not id then return false end
@@ -112,9 +139,9 @@ local function hand_off(lock, fence, queue, waiters, channel, clock)
       redis.call("HDEL", waiters, id)
       local secret, holder, ttl = live_entry(entry, clock)
       if secret then
-        local token = grant_waiter(lock, fence, id, secret, holder, ttl, clock)
+        local token = grant_waiter(lock, fence, id, secret, holder, ttl, clock, claimer)
         redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl .. " " .. redis.call("LLEN", queue))
-        return id
+        return id, token
       end
     end
   end

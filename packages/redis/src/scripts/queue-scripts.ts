@@ -1,12 +1,11 @@
-import { drawTokenInline, HAND_OFF, KEEP_QUEUE, NEXT_TOKEN, NOW_US, PASS_LOCALLY, REENTER } from "./lua-functions.js";
+import { drawTokenInline, HAND_OFF, KEEP_QUEUE, LOCK_FUNCTIONS, NEXT_TOKEN, NOW_US, PASS_LOCALLY, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
  * KEYS[1] of every queue-aware script is the key's hash tag (`RedisKeyLayout.tag`); the script derives the lock hash,
  * fencing counter, wait queue (list), waiter entries (hash) and release channel from it. All of them carry that tag,
- * so they live in the tag's Redis Cluster slot, where the cluster routes the call.
- * A hold that others may have queued behind carries `queued` = 1 (set by a waiter that queues on it, by a hand-off and by
- * a grant over a leftover queue), so the release of a hold nobody queued on never looks at the queue.
+ * so they live in the tag's Redis Cluster slot, where the cluster routes the call. The hold is a string with a line mark
+ * (`LOCK_FUNCTIONS`), written with its lease by one `SET … PX`.
  * Each script's common path comes first: helpers it does not need are defined only after it (each costs server time).
  */
 const LOCK_KEYS = `local tag = KEYS[1]
@@ -30,42 +29,40 @@ export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
 local secret, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
 if redis.call("EXISTS", lock, queue) == 0 then
 ${drawTokenInline('tag .. ":fence"')}
-  redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token)
-  redis.call("PEXPIRE", lock, ttl)
+  -- lock_value(secret, 1, token, "-", holder), written out: the helpers are defined only past this common case
+  redis.call("SET", lock, #secret .. " " .. secret .. "1 " .. token .. " - " .. holder, "PX", ttl)
   return token
 end
 ${LINE_KEYS}
-${NOW_US}${NEXT_TOKEN}${HAND_OFF}${REENTER}${KEEP_QUEUE}
-local hold = redis.call("HMGET", lock, "owner", "token", "waiter", "count")
-if hold[1] == secret then
-  if id ~= "" and hold[3] == id then
-    redis.call("HDEL", lock, "waiter")
-    return {2, hold[2], tonumber(hold[4]), redis.call("PTTL", lock)}
+${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${REENTER}${KEEP_QUEUE}
+local owner, count, token, mark, held_by = read_lock(redis.call("GET", lock))
+if owner == secret then
+  if id ~= "" and mark == "+" .. id then
+    remark(lock, secret, count, token, "+", held_by)
+    return {2, token, count, redis.call("PTTL", lock)}
   end
-  local count, left = reenter(lock, ttl)
-  return {1, hold[2], count, left}
+  local level, left = reenter(lock, secret, count, token, mark, held_by, ttl)
+  return {1, token, level, left}
 end
 local clock
-if not hold[1] then
+if not owner then
   clock = now_us()
-  local handed_to = redis.call("EXISTS", queue) == 1 and hand_off(lock, fence, queue, waiters, channel, clock)
-  if handed_to and handed_to == id then
-    redis.call("HDEL", lock, "waiter")
-    return {1, redis.call("HGET", lock, "token"), 1, ttl}
-  end
+  local handed_to, handed_token = false, nil
+  if redis.call("EXISTS", queue) == 1 then handed_to, handed_token = hand_off(lock, fence, queue, waiters, channel, clock, id) end
+  if handed_to and handed_to == id then return {1, handed_token, 1, ttl} end
   if not handed_to then
-    local token = next_token(fence, clock)
-    redis.call("HSET", lock, "owner", secret, "holder", holder, "count", 1, "token", token, "queued", 1)
-    redis.call("PEXPIRE", lock, ttl)
-    return token
+    local fresh = next_token(fence, clock)
+    redis.call("SET", lock, lock_value(secret, 1, fresh, "+", holder), "PX", ttl)
+    return fresh
   end
+  mark = "+"
 end
 if id ~= "" then
   local lease = tonumber(ARGV[5])
   local expires = string.format("%.0f", math.floor((clock or now_us()) / 1000) + lease)
   if redis.call("HSET", waiters, id, expires .. " " .. ARGV[2] .. " " .. #secret .. " " .. secret .. holder) == 1 then
     redis.call("RPUSH", queue, id)
-    redis.call("HSET", lock, "queued", 1)
+    if mark == "-" then remark(lock, owner, count, token, "+", held_by) end
   end
   keep_queue(queue, waiters, lease)
 end
@@ -92,19 +89,24 @@ for i = 5, #ARGV do
   redis.call("LREM", queue, 1, ARGV[i])
   redis.call("HDEL", tag .. ":waiters", ARGV[i])
 end
-local hold = redis.call("HMGET", lock, "owner", "count", "queued", "token")
-if hold[1] ~= ARGV[1] then return -1 end
-if tonumber(hold[2]) > 1 then return redis.call("HINCRBY", lock, "count", -1) end
+local value, secret = redis.call("GET", lock), ARGV[1]
+local mine = #secret .. " " .. secret
+if not value or string.sub(value, 1, #mine) ~= mine then return -1 end
+local count, token, mark = string.match(value, "^(%d+) (%d*) (.)", #mine + 1)
+if count ~= "1" then
+  redis.call("SET", lock, mine .. (count - 1) .. string.sub(value, #mine + #count + 1), "KEEPTTL")
+  return count - 1
+end
 redis.call("DEL", lock)
-if not hold[3] then return 0 end
+if mark == "-" then return 0 end
 ${LINE_KEYS}
-redis.call("SET", fence, ARGV[2] ~= nil and ARGV[2] ~= "" and ARGV[2] or hold[4])
+redis.call("SET", fence, ARGV[2] ~= nil and ARGV[2] ~= "" and ARGV[2] or token)
 if redis.call("EXISTS", queue) == 0 then return 0 end
-${NOW_US}${NEXT_TOKEN}${HAND_OFF}${PASS_LOCALLY}
+${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${PASS_LOCALLY}
 local clock = now_us()
 if ARGV[3] and ARGV[3] ~= "" then
-  local token, ttl, jumped, left = pass_locally(lock, fence, queue, waiters, ARGV[3], ARGV[4] == "1", clock)
-  if token then return {token, ttl, jumped, left} end
+  local passed, ttl, jumped, left = pass_locally(lock, fence, queue, waiters, ARGV[3], ARGV[4] == "1", clock)
+  if passed then return {passed, ttl, jumped, left} end
 end
 hand_off(lock, fence, queue, waiters, channel, clock)
 return 0
@@ -118,15 +120,14 @@ return 0
  */
 export const LEAVE_QUEUE_SCRIPT = new RedisScript(
   "distlock:leave-queue",
-  `${NOW_US}${NEXT_TOKEN}${HAND_OFF}
+  `${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}
 ${QUEUE_KEYS}
 redis.call("HDEL", waiters, ARGV[2])
 redis.call("LREM", queue, 1, ARGV[2])
-local hold = redis.call("HMGET", lock, "owner", "waiter", "count")
-if hold[1] ~= ARGV[1] or hold[2] ~= ARGV[2] then return 0 end
-if tonumber(hold[3]) > 1 then
-  redis.call("HINCRBY", lock, "count", -1)
-  redis.call("HDEL", lock, "waiter")
+local owner, count, token, mark, holder = read_lock(redis.call("GET", lock))
+if owner ~= ARGV[1] or mark ~= "+" .. ARGV[2] then return 0 end
+if count > 1 then
+  remark(lock, owner, count - 1, token, "+", holder)
   return 1
 end
 redis.call("DEL", lock)
@@ -139,7 +140,7 @@ return 1
 /** Frees a lock whoever holds it and hands it to the first live waiter. No ARGV. Returns 1|0. */
 export const QUEUED_FORCE_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-force-release",
-  `${NOW_US}${NEXT_TOKEN}${HAND_OFF}
+  `${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}
 ${QUEUE_KEYS}
 if redis.call("DEL", lock) == 0 then return 0 end
 if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, channel, now_us()) end

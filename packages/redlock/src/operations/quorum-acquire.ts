@@ -8,14 +8,13 @@ import {
   monotonicNow,
   type ReleaseWatch,
 } from "@distlock/core/driver";
-import { type ProcessCohorts, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
+import { type ProcessCohorts, RENEW_SCRIPT, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
 import { maxToken } from "../fencing/stored-token.js";
 import { TokenProposals } from "../fencing/token-proposals.js";
 import type { RedlockNode } from "../nodes/redlock-node.js";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import type { LeaseBudget } from "../quorum/lease-budget.js";
 import type { NodeSet } from "../quorum/node-set.js";
-import { QUORUM_RENEW_SCRIPT } from "../scripts/hold-scripts.js";
 import { LEAVE_QUORUM_QUEUE_SCRIPT, QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
 import { QuorumReleaseWatch } from "../waiting/quorum-release-watch.js";
 import { type QueuePlace, waitInQuorumQueue } from "../waiting/wait-in-quorum-queue.js";
@@ -143,7 +142,7 @@ export class QuorumAcquire {
     const args = [request.ownerSecret, this.#budget.leaseMs(request.ttlMs)];
     const keys = [this.#layout.lockKey(request.key)];
     const replies = await this.#nodes.runScript(
-      { operation: "acquire", script: QUORUM_RENEW_SCRIPT, keys, args },
+      { operation: "acquire", script: RENEW_SCRIPT, keys, args },
       { bound: this.#budget.bound("acquire", request.ttlMs), nodes: granting },
     );
     return replies.filter(heldHere).length >= this.#nodes.quorum;

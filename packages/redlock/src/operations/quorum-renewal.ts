@@ -1,10 +1,10 @@
 import { type NodeOutcome, QuorumNotReachedError } from "@distlock/core";
 import { type DriverRenewal, monotonicNow } from "@distlock/core/driver";
 import type { RedisKeyLayout } from "@distlock/redis/internal";
+import { RENEW_SCRIPT } from "@distlock/redis/internal";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import type { LeaseBudget } from "../quorum/lease-budget.js";
 import { type NodeSet, toOutcome } from "../quorum/node-set.js";
-import { QUORUM_RENEW_SCRIPT } from "../scripts/hold-scripts.js";
 import type { QuorumContext } from "./quorum-context.js";
 
 /** Extending leases on a majority: batches of at most `renewBatchSize` per node call, each lease decided by its own votes. */
@@ -40,7 +40,7 @@ export class QuorumRenewal {
     const keys = batch.map((i) => this.#layout.lockKey((renewals[i] as DriverRenewal).key));
     const args = batch.flatMap((i) => [(renewals[i] as DriverRenewal).ownerSecret, this.#budget.leaseMs((renewals[i] as DriverRenewal).ttlMs)]);
     const bound = this.#budget.bound("renew", Math.min(...batch.map((i) => (renewals[i] as DriverRenewal).ttlMs)));
-    const replies = await this.#nodes.runScript({ operation: "renew", script: QUORUM_RENEW_SCRIPT, keys, args }, { bound });
+    const replies = await this.#nodes.runScript({ operation: "renew", script: RENEW_SCRIPT, keys, args }, { bound });
     for (const reply of replies) {
       batch.forEach((index, j) => {
         const vote = reply.ok ? ((reply.value as number[])[j] === 1 ? "for" : "against") : "error";

@@ -1,5 +1,4 @@
-import { KEEP_QUEUE, NOW_US, RedisScript } from "@distlock/redis/internal";
-import { HOLD_FUNCTIONS } from "./stored-hold.js";
+import { HOLD_FUNCTIONS, KEEP_QUEUE, NOW_US, RedisScript } from "@distlock/redis/internal";
 
 /**
  * Lua helpers of a node's wait queue: a sorted set of waiter ids scored by the waiter's ticket (its client's clock when

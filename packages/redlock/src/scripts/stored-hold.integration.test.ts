@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { parseStoredHold, storedHold } from "@distlock/redis/internal";
 import { startRedisGroup } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { RedlockLockProvider } from "../redlock-lock-provider.js";
-import { parseStoredHold, storedHold } from "./stored-hold.js";
 
 const group = await startRedisGroup(3);
 const label = "worker 7\nü ßpace 1 2";
@@ -24,7 +24,7 @@ describe("a hold stored as one string", () => {
     expect(again.fencingToken).toBe(first.fencingToken);
     const stored = parseStoredHold(String(await group.servers[0]?.command("GET", lockKey(key))));
     const holder = expect.stringMatching(/:worker 7\nü ßpace 1 2$/);
-    expect(stored).toEqual({ ownerSecret: owner, holdCount: 2, token: String(first.fencingToken), holder });
+    expect(stored).toEqual({ ownerSecret: owner, holdCount: 2, token: String(first.fencingToken), label: holder });
     expect(await locks.inspect(key)).toMatchObject({ holder, holdCount: 2, fencingToken: first.fencingToken });
     // A hold whose secret is the owner's plus a digit (the digit could pass for the hold count) is not the owner's.
     for (const server of group.servers) {
@@ -40,7 +40,7 @@ describe("a hold stored as one string", () => {
   it("round-trips in the helpers as Lua counts bytes", () => {
     const value = storedHold("ü 1", 3, "", "a b\nc");
     expect(value.startsWith("4 ü 13  a b")).toBe(true);
-    expect(parseStoredHold(value)).toEqual({ ownerSecret: "ü 1", holdCount: 3, token: "", holder: "a b\nc" });
+    expect(parseStoredHold(value)).toEqual({ ownerSecret: "ü 1", holdCount: 3, token: "", label: "a b\nc" });
     expect(parseStoredHold("not a hold")).toBeUndefined();
   });
 });
