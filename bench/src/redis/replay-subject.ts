@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { holderLabel, parseLockUrl } from "@distlock/core/driver";
 import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
-import { createRespConnection, QUEUED_ACQUIRE_SCRIPT, QUEUED_RELEASE_SCRIPT, RedisKeyLayout, type ScriptTarget } from "@distlock/redis/internal";
+import { createRespConnection, ownerPrefix, QUEUED_ACQUIRE_SCRIPT, QUEUED_RELEASE_SCRIPT, RedisKeyLayout, type ScriptTarget } from "@distlock/redis/internal";
 import { Redis } from "ioredis";
 import { loadScripts } from "./load-scripts.js";
 import type { RedisLockSubject } from "./lock-subjects.js";
 
 const REPLAYED =
-  "EVALSHA queued-acquire 1 {distlock:<key>} <fresh owner secret> <ttl ms> <holder label>, then EVALSHA queued-release 1 {distlock:<key>} <owner secret> (scripts loaded before the first turn)";
+  "EVALSHA queued-acquire 1 {distlock:<key>} <fresh owner secret's prefix> <ttl ms> <holder label>, then EVALSHA queued-release 1 {distlock:<key>} <owner secret's prefix> (scripts loaded before the first turn)";
 
 /** A connection the replay sends its EVALSHAs on, and how to close it. */
 interface ReplayConnection {
@@ -36,12 +36,12 @@ function replaySubject(id: string, name: string, connection: string, connect: (u
       return {
         async acquire(key, ttlMs) {
           const tag = [layout.tag(key)];
-          const ownerSecret = randomUUID();
-          const token = await target.evalsha(QUEUED_ACQUIRE_SCRIPT.sha, 1, tag, [ownerSecret, ttlMs, holder]);
+          const owner = ownerPrefix(randomUUID());
+          const token = await target.evalsha(QUEUED_ACQUIRE_SCRIPT.sha, 1, tag, [owner, ttlMs, holder]);
           // A fresh grant answers the fencing token as a string; anything else (a refusal's ttl, a re-entry) is not one.
           if (typeof token !== "string") throw new Error(`replay: ${key} was not granted fresh (${JSON.stringify(token)})`);
           return async () => {
-            const left = await target.evalsha(QUEUED_RELEASE_SCRIPT.sha, 1, tag, [ownerSecret]);
+            const left = await target.evalsha(QUEUED_RELEASE_SCRIPT.sha, 1, tag, [owner]);
             if (left !== 0) throw new Error(`replay: releasing ${key} left ${JSON.stringify(left)}, not 0`);
           };
         },

@@ -34,6 +34,26 @@ const calls = (command: string) => server.commandCalls(command);
 const key = (label: string) => `driver:${label}:${randomUUID()}`;
 
 describe("redis lock driver", () => {
+  it("a free key's token is max(counter + 1, server clock µs): counter ahead of the clock, behind it, or shorter but greater as text", async () => {
+    const locks = provider();
+    const fenced = async (counter: string | undefined) => {
+      const k = key("token-rule");
+      if (counter !== undefined) await server.command("SET", `{distlock:${k}}:fence`, counter);
+      const [seconds, micros] = (await server.command("TIME")) as [string, string];
+      const lock = await locks.acquire(k, { ttlMs: 30_000 });
+      await lock.release();
+      return { token: lock.fencingToken as bigint, clock: BigInt(seconds) * 1_000_000n + BigInt(micros), counter: await server.command("GET", `{distlock:${k}}:fence`) };
+    };
+    // Tokens are exact below 2^53 (9007199254740992); the clock in µs is about 1.8e15.
+    const ahead = await fenced("9000000000000000");
+    expect(ahead.token).toBe(9_000_000_000_000_001n);
+    expect(ahead.counter).toBe("9000000000000001");
+    for (const behind of [await fenced("1"), await fenced("999999999999999"), await fenced(undefined)]) {
+      expect(behind.token).toBeGreaterThanOrEqual(behind.clock);
+      expect(behind.counter).toBe(String(behind.token));
+    }
+  });
+
   it("renews 250 holds with one script call per renewBatchSize holds", async () => {
     const locks = driver({ renewBatchSize: 100 });
     const renewals = Array.from({ length: 250 }, () => ({ key: key("batch"), ownerSecret: newOwnerSecret(), ttlMs: 60_000 }));

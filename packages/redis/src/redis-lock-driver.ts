@@ -23,6 +23,7 @@ import type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-opt
 import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 import type { RedisScript, ScriptTarget } from "./scripts/redis-script.js";
+import { ownerPrefix } from "./scripts/stored-hold.js";
 import { RedisSemaphoreDriver } from "./semaphore/redis-semaphore-driver.js";
 import { LocalLines, type LocalWaiter } from "./waiting/local-lines.js";
 import { type ChannelListener, ReleaseSubscriber } from "./waiting/release-subscriber.js";
@@ -207,12 +208,13 @@ export class RedisLockDriver implements LockDriver {
     const inCohort = this.#cohorts?.release(key, ownerSecret);
     if (inCohort !== undefined) return inCohort === "passed" ? Promise.resolve(FREED) : this.#giveBack(inCohort);
     const keys = [this.layout.tag(key)];
+    const owner = ownerPrefix(ownerSecret);
     const lines = this.#localLines;
     const waiter = lines?.next(key, ownerSecret);
     const call: ScriptCall<LocalOffer | string> =
       lines === undefined || waiter === undefined
-        ? { keys, args: [ownerSecret], request: key }
-        : { keys, args: [ownerSecret, "", waiter.waiterId, lines.mayJump(key) ? "1" : "0"], request: { key, waiter, sentAt: monotonicNow() } };
+        ? { keys, args: [owner], request: key }
+        : { keys, args: [owner, "", waiter.waiterId, lines.mayJump(key) ? "1" : "0"], request: { key, waiter, sentAt: monotonicNow() } };
     return this.#sendRelease(call);
   }
 
@@ -268,9 +270,9 @@ export class RedisLockDriver implements LockDriver {
    * outcome: a fresh grant's token (string), a refusal's remaining lease (number), or a re-entry or claim (array).
    */
   #attempt(request: DriverAcquireRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
-    const { ownerSecret, ttlMs } = request;
-    const args =
-      waiterId === undefined ? [ownerSecret, ttlMs, request.holder] : [ownerSecret, ttlMs, request.holder, waiterId, this.#config.settings.waiterLeaseMs];
+    const owner = ownerPrefix(request.ownerSecret);
+    const { ttlMs } = request;
+    const args = waiterId === undefined ? [owner, ttlMs, request.holder] : [owner, ttlMs, request.holder, waiterId, this.#config.settings.waiterLeaseMs];
     const sentAt = monotonicNow();
     const call = { keys: [this.layout.tag(request.key)], args, request, sentAt };
     return this.#runBounded(QUEUED_ACQUIRE_SCRIPT, call, this.#acquireOutcomes, sentAt);
@@ -316,8 +318,9 @@ export class RedisLockDriver implements LockDriver {
     const keys = [this.layout.tag(cohort.key)];
     // A cohort that passed nothing releases as any hold does (the script lowers the counter to the hold's own token), and
     // so may its holder's retry after a failure.
-    if (cohort.passes === 0) return this.#sendRelease({ keys, args: [cohort.serverSecret], request: cohort.key });
-    const args = [cohort.serverSecret, cohort.lastToken.toString(), "", "0", ...cohort.leftLine];
+    const owner = ownerPrefix(cohort.serverSecret);
+    if (cohort.passes === 0) return this.#sendRelease({ keys, args: [owner], request: cohort.key });
+    const args = [owner, cohort.lastToken.toString(), "", "0", ...cohort.leftLine];
     return this.#sendRelease({ keys, args, request: cohort.key }).catch((error: unknown) => {
       this.#cohorts?.giveBackFailed(cohort);
       throw error;

@@ -5,7 +5,7 @@ import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../test/provider-per-test.js";
 import { QUEUED_ACQUIRE_SCRIPT } from "./scripts/queue-scripts.js";
-import { parseStoredHold } from "./scripts/stored-hold.js";
+import { ownerPrefix, parseStoredHold } from "./scripts/stored-hold.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
@@ -23,7 +23,17 @@ const scriptCalls = () => server.commandCalls("evalsha", "eval");
 
 /** Queues a waiter that will never refresh or claim anything, as a crashed process leaves behind. */
 async function queueGhostWaiter(k: string, waiterLeaseMs: number, ttlMs: number): Promise<void> {
-  await server.command("EVAL", QUEUED_ACQUIRE_SCRIPT.lua, "1", tag(k), newOwnerSecret(), String(ttlMs), "ghost", "ghost-waiter", String(waiterLeaseMs));
+  await server.command(
+    "EVAL",
+    QUEUED_ACQUIRE_SCRIPT.lua,
+    "1",
+    tag(k),
+    ownerPrefix(newOwnerSecret()),
+    String(ttlMs),
+    "ghost",
+    "ghost-waiter",
+    String(waiterLeaseMs),
+  );
 }
 
 describe("redis wait queue", () => {

@@ -5,15 +5,11 @@ import { HOLD_FUNCTIONS } from "./stored-hold.js";
  * Each script that uses them reads the server clock once: `now_us()`.
  */
 
-/** Lua that sets local `clock` to the server time in µs (TIME), exact below 2^53. */
-const READ_CLOCK = `local now = redis.call("TIME")
-local clock = tonumber(now[1]) * 1000000 + tonumber(now[2])`;
-
 /** Server time in µs (TIME), exact below 2^53. */
 export const NOW_US = `
 local function now_us()
-${READ_CLOCK}
-  return clock
+  local now = redis.call("TIME")
+  return tonumber(now[1]) * 1000000 + tonumber(now[2])
 end
 `;
 
@@ -74,37 +70,39 @@ end
 export const TOKEN_BLOCK = 1024;
 
 /**
- * Lua that sets local `token` to the next fencing token of a key: max(counter + 1, `clock`), kept in the never-expiring
- * counter named by `fence`, so it rises even if the counter was lost as long as the clock does not go back. The counter
- * is set to the token plus `block` (a Lua expression; none: the token itself): the next `block` tokens are the holder's
+ * `next_token(fence, clock, block)`: the next fencing token of a key, max(counter + 1, `clock`), kept in the
+ * never-expiring counter `fence`, so it rises even if the counter was lost as long as the clock does not go back. The
+ * counter is set to the token plus `block` (optional; none: the token itself): the next `block` tokens are the holder's
  * to use, and any later grant's token is above them. SET … GET (Redis 6.2+) swaps the counter and reads the old value in
  * one call.
  */
-function drawToken(fence: string, clock: string, block?: string): string {
-  const counterAt = (base: string) => (block === undefined ? "token" : `string.format("%.0f", ${base} + ${block})`);
-  return `local token = string.format("%.0f", ${clock})
-local last = tonumber(redis.call("SET", ${fence}, ${counterAt(clock)}, "GET") or "0")
-if last >= ${clock} then
-  token = string.format("%.0f", last + 1)
-  redis.call("SET", ${fence}, ${counterAt("last + 1")})
-end`;
-}
-
-/** `next_token(fence, clock, block)`: the token `drawToken` draws, `block` optional (none reserves no block). */
 export const NEXT_TOKEN = `
 local function next_token(fence, clock, block)
-${drawToken("fence", "clock", "(block or 0)")}
+  block = block or 0
+  local token = string.format("%.0f", clock)
+  local last = tonumber(redis.call("SET", fence, string.format("%.0f", clock + block), "GET") or "0")
+  if last >= clock then
+    token = string.format("%.0f", last + 1)
+    redis.call("SET", fence, string.format("%.0f", last + 1 + block))
+  end
   return token
 end
 `;
 
 /**
- * A fresh grant's token drawn inline, where a script's common path would otherwise define `now_us` and `next_token`
- * first (a closure each per call): sets locals `clock` and `token`, reserving no block.
+ * A fresh grant's token drawn inline (where defining `now_us` and `next_token` first would cost a closure each per call):
+ * `next_token`'s rule without a block, on decimal text: TIME's seconds and zero-padded microseconds, the counter
+ * compared by length and then as text. The common path formats no number (each conversion costs server time). Sets
+ * local `token`; `fence` is a Lua expression naming the counter.
  */
 export function drawTokenInline(fence: string): string {
-  return `${READ_CLOCK}
-${drawToken(fence, "clock")}`;
+  return `local now = redis.call("TIME")
+local token = now[1] .. string.rep("0", 6 - #now[2]) .. now[2]
+local last = redis.call("SET", ${fence}, token, "GET")
+if last and (#last > #token or (#last == #token and last >= token)) then
+  token = string.format("%.0f", tonumber(last) + 1)
+  redis.call("SET", ${fence}, token)
+end`;
 }
 
 /**

@@ -16,8 +16,9 @@ const QUEUE_KEYS = `${LOCK_KEYS}
 ${LINE_KEYS}`;
 
 /**
- * Takes, re-enters, claims or queues for a lock. ARGV: owner secret, ttl ms, holder label, and for a waiter its id and
- * lease ms (none for one attempt that does not queue).
+ * Takes, re-enters, claims or queues for a lock. ARGV: owner prefix (`ownerPrefix`: the owner secret's length in bytes,
+ * a space, the secret; how a stored hold begins), ttl ms, holder label, and for a waiter its id and lease ms (none for
+ * one attempt that does not queue).
  * A free lock goes to the first live waiter before anyone else (a newcomer never overtakes the queue).
  * Replies, by type: a fresh grant is the fencing token (a string; hold count 1, lease as asked); a refusal is the
  * holder's remaining ttl ms (an integer, queued if a waiter id was given); re-entry is {1, token, holdCount, ttl left},
@@ -26,13 +27,15 @@ ${LINE_KEYS}`;
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
   `${LOCK_KEYS}
-local secret, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
+local mine, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
 if redis.call("EXISTS", lock, queue) == 0 then
-${drawTokenInline('tag .. ":fence"')}
+  local fence = tag .. ":fence"
+${drawTokenInline("fence")}
   -- lock_value(secret, 1, token, "-", holder), written out: the helpers are defined only past this common case
-  redis.call("SET", lock, #secret .. " " .. secret .. "1 " .. token .. " - " .. holder, "PX", ttl)
+  redis.call("SET", lock, mine .. "1 " .. token .. " - " .. holder, "PX", ttl)
   return token
 end
+local secret = string.match(mine, "^%d+ (.*)$")
 ${LINE_KEYS}
 ${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${REENTER}${KEEP_QUEUE}
 local owner, count, token, mark, held_by = read_lock(redis.call("GET", lock))
@@ -60,7 +63,7 @@ end
 if id ~= "" then
   local lease = tonumber(ARGV[5])
   local expires = string.format("%.0f", math.floor((clock or now_us()) / 1000) + lease)
-  if redis.call("HSET", waiters, id, expires .. " " .. ARGV[2] .. " " .. #secret .. " " .. secret .. holder) == 1 then
+  if redis.call("HSET", waiters, id, expires .. " " .. ARGV[2] .. " " .. mine .. holder) == 1 then
     redis.call("RPUSH", queue, id)
     if mark == "-" then remark(lock, owner, count, token, "+", held_by) end
   end
@@ -76,7 +79,7 @@ return redis.call("PTTL", lock)
  * granted through the line, which reserved a token block, is one), gives back the rest of its token block (the counter
  * goes down to the last token the hold used, which the owner check proves is the last one issued) and hands the lock
  * to the first live waiter, if any, or first passes it locally (`PASS_LOCALLY`) to a waiter of the releasing process.
- * ARGV: owner secret, then optionally the last token the hold used ("" for its own), that waiter's id ("" for none),
+ * ARGV: owner prefix (as for the acquire script), then optionally the last token the hold used ("" for its own), that waiter's id ("" for none),
  * "1" if the pass may jump earlier waiters ("0" if only in its turn), and the ids of waiters of the releasing process
  * that took the hold from it without a server call (their places in the line are dropped, even if the hold was lost).
  * Returns the hold count left (0 when freed or handed on), -1 when this owner does not hold the lock, or
@@ -89,14 +92,16 @@ for i = 5, #ARGV do
   redis.call("LREM", queue, 1, ARGV[i])
   redis.call("HDEL", tag .. ":waiters", ARGV[i])
 end
-local value, secret = redis.call("GET", lock), ARGV[1]
-local mine = #secret .. " " .. secret
-if not value or string.sub(value, 1, #mine) ~= mine then return -1 end
-local count, token, mark = string.match(value, "^(%d+) (%d*) (.)", #mine + 1)
-if count ~= "1" then
+local value, mine = redis.call("GET", lock), ARGV[1]
+if not value then return -1 end
+-- The last level (hold count 1) is the common case: checked with the owner in one comparison, no number read.
+if string.sub(value, 1, #mine + 2) ~= mine .. "1 " then
+  if string.sub(value, 1, #mine) ~= mine then return -1 end
+  local count = string.match(value, "^%d+", #mine + 1)
   redis.call("SET", lock, mine .. (count - 1) .. string.sub(value, #mine + #count + 1), "KEEPTTL")
   return count - 1
 end
+local token, mark = string.match(value, "^(%d*) (.)", #mine + 3)
 redis.call("DEL", lock)
 if mark == "-" then return 0 end
 ${LINE_KEYS}

@@ -22,9 +22,17 @@ end
 /** Lua condition on `key` and `secret`: the hold stored at `key` is that owner's (a renewal script's `owns`). */
 export const OWNS_STORED_HOLD = `string.sub(redis.call("GET", key) or "", 1, #secret + #tostring(#secret) + 1) == #secret .. " " .. secret`;
 
-/** A hold as a node stores it (for tests that write one as another owner would). Lengths are in bytes, as Lua counts. */
+/**
+ * How a stored hold of `ownerSecret` begins: its length in bytes (as Lua counts), a space, the secret. The Redis lock
+ * scripts take it instead of the secret, so their common path converts no number to text.
+ */
+export function ownerPrefix(ownerSecret: string): string {
+  return `${Buffer.byteLength(ownerSecret)} ${ownerSecret}`;
+}
+
+/** A hold as a node stores it (for tests that write one as another owner would). */
 export function storedHold(ownerSecret: string, holdCount: number, token: string, label: string): string {
-  return `${Buffer.byteLength(ownerSecret)} ${ownerSecret}${holdCount} ${token} ${label}`;
+  return `${ownerPrefix(ownerSecret)}${holdCount} ${token} ${label}`;
 }
 
 /** The parts of a hold as a node stores it, or undefined when `value` is not one. */
