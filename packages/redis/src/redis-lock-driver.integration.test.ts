@@ -42,7 +42,11 @@ describe("redis lock driver", () => {
       const [seconds, micros] = (await server.command("TIME")) as [string, string];
       const lock = await locks.acquire(k, { ttlMs: 30_000 });
       await lock.release();
-      return { token: lock.fencingToken as bigint, clock: BigInt(seconds) * 1_000_000n + BigInt(micros), counter: await server.command("GET", `{distlock:${k}}:fence`) };
+      return {
+        token: lock.fencingToken as bigint,
+        clock: BigInt(seconds) * 1_000_000n + BigInt(micros),
+        counter: await server.command("GET", `{distlock:${k}}:fence`),
+      };
     };
     // Tokens are exact below 2^53 (9007199254740992); the clock in µs is about 1.8e15.
     const ahead = await fenced("9000000000000000");
