@@ -226,7 +226,7 @@ export class RedisLockDriver implements LockDriver {
   }
 
   /**
-   * SCAN (MATCH on the lock hashes under `prefix`, escaped) of the server, or of every master of a Cluster; then the
+   * SCAN (MATCH on the lock holds under `prefix`, escaped) of the server, or of every master of a Cluster; then the
    * first `limit` keys, each read atomically by the script `inspect` runs. A key taken during the walk may be missed.
    */
   async list(prefix: string, limit: number): Promise<LockState[]> {
@@ -270,9 +270,9 @@ export class RedisLockDriver implements LockDriver {
    * outcome: a fresh grant's token (string), a refusal's remaining lease (number), or a re-entry or claim (array).
    */
   #attempt(request: DriverAcquireRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
+    const { ttlMs, holder } = request;
     const owner = ownerPrefix(request.ownerSecret);
-    const { ttlMs } = request;
-    const args = waiterId === undefined ? [owner, ttlMs, request.holder] : [owner, ttlMs, request.holder, waiterId, this.#config.settings.waiterLeaseMs];
+    const args = waiterId === undefined ? [owner, ttlMs, holder] : [owner, ttlMs, holder, waiterId, this.#config.settings.waiterLeaseMs];
     const sentAt = monotonicNow();
     const call = { keys: [this.layout.tag(request.key)], args, request, sentAt };
     return this.#runBounded(QUEUED_ACQUIRE_SCRIPT, call, this.#acquireOutcomes, sentAt);

@@ -26,7 +26,7 @@ return renewed
 );
 
 /**
- * The public view of a lock. KEYS[1]: the key's hash tag (lock hash and waiter entries are derived from it).
+ * The public view of a lock. KEYS[1]: the key's hash tag (the lock's hold and waiter entries are derived from it).
  * Returns {0} when free, else {1, holder, holdCount, token, ttlMs, waiters}.
  */
 export const INSPECT_SCRIPT = new RedisScript(

@@ -2,7 +2,7 @@ import { drawTokenInline, HAND_OFF, KEEP_QUEUE, LOCK_FUNCTIONS, NEXT_TOKEN, NOW_
 import { RedisScript } from "./redis-script.js";
 
 /**
- * KEYS[1] of every queue-aware script is the key's hash tag (`RedisKeyLayout.tag`); the script derives the lock hash,
+ * KEYS[1] of every queue-aware script is the key's hash tag (`RedisKeyLayout.tag`); the script derives the lock's hold,
  * fencing counter, wait queue (list), waiter entries (hash) and release channel from it. All of them carry that tag,
  * so they live in the tag's Redis Cluster slot, where the cluster routes the call. The hold is a string with a line mark
  * (`LOCK_FUNCTIONS`), written with its lease by one `SET … PX`.
@@ -75,13 +75,14 @@ return redis.call("PTTL", lock)
 );
 
 /**
- * Drops one level of a hold; at zero deletes it and, for a hold others may have queued behind (`queued`: every hold
+ * Drops one level of a hold; at zero deletes it and, for a hold others may have queued behind (line mark `+`: every hold
  * granted through the line, which reserved a token block, is one), gives back the rest of its token block (the counter
  * goes down to the last token the hold used, which the owner check proves is the last one issued) and hands the lock
  * to the first live waiter, if any, or first passes it locally (`PASS_LOCALLY`) to a waiter of the releasing process.
- * ARGV: owner prefix (as for the acquire script), then optionally the last token the hold used ("" for its own), that waiter's id ("" for none),
- * "1" if the pass may jump earlier waiters ("0" if only in its turn), and the ids of waiters of the releasing process
- * that took the hold from it without a server call (their places in the line are dropped, even if the hold was lost).
+ * ARGV: owner prefix (as for the acquire script), then optionally the last token the hold used ("" for its own), that
+ * waiter's id ("" for none), "1" if the pass may jump earlier waiters ("0" if only in its turn), and the ids of waiters
+ * of the releasing process that took the hold from it without a server call (their places in the line are dropped,
+ * even if the hold was lost).
  * Returns the hold count left (0 when freed or handed on), -1 when this owner does not hold the lock, or
  * {token, ttl ms, jumped 1|0, waiters left} when it passed the lock locally.
  */
