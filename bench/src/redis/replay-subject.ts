@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { holderLabel, parseLockUrl } from "@distlock/core/driver";
+import { holderLabel, parseLockUrl } from "@distlock/core/internal";
 import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
 import { createRespConnection, ownerPrefix, QUEUED_ACQUIRE_SCRIPT, QUEUED_RELEASE_SCRIPT, RedisKeyLayout, type ScriptTarget } from "@distlock/redis/internal";
 import { Redis } from "ioredis";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { holderLabel } from "@distlock/core/driver";
+import { holderLabel } from "@distlock/core/internal";
 import { RedisKeyLayout, type RedisScript } from "@distlock/redis/internal";
 import { DEFAULT_REDLOCK_LOCK_OPTIONS } from "@distlock/redlock";
 import { LeaseBudget, QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "@distlock/redlock/internal";

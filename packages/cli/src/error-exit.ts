@@ -1,5 +1,5 @@
 import { LockError } from "@distlock/core";
-import { redactCredentials } from "@distlock/core/driver";
+import { redactCredentials } from "@distlock/core/internal";
 import { CliError } from "./cli-error.js";
 import { ExitCode } from "./exit-codes.js";
 

@@ -1,5 +1,5 @@
 import { LockError, LockErrorCode, type LockProvider } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { expect } from "vitest";
 
 /** Awaits `promise`, expecting a distlock error with `code`; returns it for further checks. */

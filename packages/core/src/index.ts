@@ -1,6 +1,6 @@
+export type { BackendName } from "./config/config-types.js";
 export { createLockProvider } from "./config/create-lock-provider.js";
 export { DEFAULT_LOCK_URL, type LockProviderConfig } from "./config/lock-config.js";
-export type { BackendName } from "./config/lock-url.js";
 export { DEFAULT_ELECTION_RETRY_DELAY_MS, Election, type ElectionOptions, elect, type Leadership } from "./coordination/leader-election.js";
 export { type RunExclusiveOptions, type RunExclusiveResult, runExclusive } from "./coordination/run-exclusive.js";
 export type {

@@ -1,4 +1,4 @@
-import { Latch } from "@distlock/core/driver";
+import { Latch } from "@distlock/core/internal";
 import type { IWatchResponse, Watcher } from "etcd3";
 
 /**

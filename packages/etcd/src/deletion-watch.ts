@@ -1,4 +1,4 @@
-import { Latch } from "@distlock/core/driver";
+import { Latch } from "@distlock/core/internal";
 import type { Etcd3, Watcher } from "etcd3";
 import { confirmWatch } from "./confirmed-watch.js";
 

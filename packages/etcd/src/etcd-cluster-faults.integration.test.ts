@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type Lock, LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { startEtcdCluster } from "@distlock/test-servers";
 import { Etcd3 } from "etcd3";
 import { afterEach, describe, expect, it } from "vitest";

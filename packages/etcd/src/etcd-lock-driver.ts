@@ -1,14 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
-import {
-  compareKeys,
-  type DriverAcquireRequest,
-  type DriverAcquireResult,
-  type DriverGranted,
-  type DriverRenewal,
-  type DriverWait,
-  type LockDriver,
-  roundTtl,
-} from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import { compareKeys, roundTtl } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError, type IKeyValue } from "etcd3";
 import { BackgroundTasks } from "./background-tasks.js";
 import { createEtcdClient } from "./create-etcd-client.js";

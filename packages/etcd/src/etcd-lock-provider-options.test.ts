@@ -1,5 +1,5 @@
 import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
-import { resolveLockConfig } from "@distlock/core/driver";
+import { resolveLockConfig } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
 import { EtcdLockProvider } from "./etcd-lock-provider.js";

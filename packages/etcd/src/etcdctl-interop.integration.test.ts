@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEtcdWithClient } from "../test/etcd-with-client.js";
 import { type EtcdctlLock, spawnEtcdctlLock } from "../test/etcdctl-lock.js";

@@ -1,4 +1,4 @@
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { startEtcd } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { urlProviders } from "../test/url-providers.js";

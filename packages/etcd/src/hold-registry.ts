@@ -1,4 +1,5 @@
-import { type DriverAcquireRequest, monotonicNow } from "@distlock/core/driver";
+import type { DriverAcquireRequest } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { Etcd3, IKeyValue } from "etcd3";
 import type { BackgroundTasks } from "./background-tasks.js";
 import { type HoldRecord, holdId } from "./hold-record.js";

@@ -1,4 +1,4 @@
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import { keepAliveOnce } from "./keep-alive-once.js";
 import { perAttemptDeadline } from "./per-attempt-deadline.js";

@@ -1,4 +1,5 @@
-import { abortableSleep, type DriverAcquireRequest, type DriverGranted } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
+import { abortableSleep } from "@distlock/core/internal";
 import type { Etcd3 } from "etcd3";
 import { DeletionWatch } from "./deletion-watch.js";
 import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";

@@ -1,12 +1,12 @@
 import { InvalidConfigError } from "@distlock/core";
-import { type BackendOptionsSpec, type BackendSetting, durationSetting, type LockUrl, resolveBackendOptions, textSetting } from "@distlock/core/driver";
+import { type BackendOptionsSpec, type BackendSetting, backendSettings, type LockUrl, resolveBackendOptions } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 import { DEFAULT_ETCD_LOCK_OPTIONS, type EtcdLockProviderOptions, type ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
 
 /** Port etcd clients use when a URL names none. */
 const DEFAULT_CLIENT_PORT = 2379;
 
-const prefixSetting = textSetting((value, field) => {
+const prefixSetting = backendSettings.text((value, field) => {
   if (typeof value !== "string" || value === "" || value.endsWith("/"))
     throw new InvalidConfigError(field, `must be a non-empty string without a trailing "/", got ${JSON.stringify(value)}`);
   return value;
@@ -22,11 +22,11 @@ const ETCD_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_ETCD_LOCK_OPTIONS> = 
   settings: {
     hosts: hostsSetting,
     prefix: prefixSetting,
-    sessionTtlMs: durationSetting(1),
-    minTtlMs: durationSetting(1),
-    requestTimeoutMs: durationSetting(1),
-    recheckIntervalMs: durationSetting(1),
-    dialTimeoutMs: durationSetting(1),
+    sessionTtlMs: backendSettings.duration(1),
+    minTtlMs: backendSettings.duration(1),
+    requestTimeoutMs: backendSettings.duration(1),
+    recheckIntervalMs: backendSettings.duration(1),
+    dialTimeoutMs: backendSettings.duration(1),
   },
   defaults: DEFAULT_ETCD_LOCK_OPTIONS,
   // The URL gives them by its host list and path.

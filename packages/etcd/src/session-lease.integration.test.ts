@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode, runAsLockOwner } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEtcdWithClient } from "../test/etcd-with-client.js";
 import { untilQueueLength } from "../test/queue-length.js";

@@ -1,5 +1,5 @@
 import { BackendUnavailableError, LockError } from "@distlock/core";
-import { redactCredentials } from "@distlock/core/driver";
+import { redactCredentials } from "@distlock/core/internal";
 import {
   ClientClosedError,
   EtcdAuthenticationFailedError,

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import { LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { EtcdLockProvider } from "./etcd-lock-provider.js";
 

@@ -1,5 +1,5 @@
 import { LockError, LockErrorCode, type LockProvider, type LockProviderConfig } from "@distlock/core";
-import { resolveLockConfig } from "@distlock/core/driver";
+import { resolveLockConfig } from "@distlock/core/internal";
 import { afterEach, expect } from "vitest";
 import { createLockProviderFromConfig } from "../src/create-lock-provider-from-config.js";
 

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, VersionConflictError } from "@distlock/core";
-import { abortableSleep } from "@distlock/core/driver";
+import { abortableSleep } from "@distlock/core/internal";
 
 /** How an optimistic write retries when the version it read has changed. */
 export interface OptimisticRetryOptions {

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { createLockProvider, LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { startRedis } from "@distlock/test-servers";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { newOwnerSecret } from "@distlock/core/driver";
+import { newOwnerSecret } from "@distlock/core/internal";
 import { startRedisCluster } from "@distlock/test-servers";
 import { afterAll, expect, it } from "vitest";
 import { createRedisLockDriver } from "./create-redis-lock-driver.js";

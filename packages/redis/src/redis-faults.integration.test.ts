@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { aborted, abortLateness, TIMER_ORDER_SLACK_MS } from "@distlock/conformance";
 import { LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { RedisLockProvider } from "./redis-lock-provider.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow, newOwnerSecret } from "@distlock/core/driver";
+import { monotonicNow, newOwnerSecret } from "@distlock/core/internal";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRedisLockDriver } from "./create-redis-lock-driver.js";

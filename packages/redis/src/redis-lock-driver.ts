@@ -1,16 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, type LockState } from "@distlock/core";
-import {
-  CallDeadlines,
-  type CallOutcomes,
-  type DriverAcquireRequest,
-  type DriverAcquireResult,
-  type DriverGranted,
-  type DriverRenewal,
-  type DriverWait,
-  firstHeld,
-  type LockDriver,
-  monotonicNow,
-} from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import { CallDeadlines, type CallOutcomes, firstHeld, monotonicNow } from "@distlock/core/internal";
 import type { Cluster, Redis } from "ioredis";
 import type { ProcessCohort } from "./cohorts/process-cohort.js";
 import { ProcessCohorts } from "./cohorts/process-cohorts.js";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type CohortGrant, comeBackWhileRemoteWaits, countingWaits, passAlong, takeCohortTurn } from "@distlock/conformance";
 import { type AcquireOptions, type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
-import { DRIFT_FACTOR, DRIFT_FLOOR_MS, DriverLockProvider, monotonicNow } from "@distlock/core/driver";
+import { DriverLockProvider } from "@distlock/core/driver";
+import { DRIFT_FACTOR, DRIFT_FLOOR_MS, monotonicNow } from "@distlock/core/internal";
 import { TOKEN_BLOCK } from "@distlock/redis/internal";
 import { startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";

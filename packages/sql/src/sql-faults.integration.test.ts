@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { abortLateness, TIMER_ORDER_SLACK_MS } from "@distlock/conformance";
 import { LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { type MariadbServer, type PostgresServer, startMariadb, startPostgres } from "@distlock/test-servers";
 import { createPool } from "mysql2";
 import pg from "pg";

@@ -1,13 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
-import {
-  type DriverAcquireRequest,
-  type DriverAcquireResult,
-  type DriverGranted,
-  type DriverRenewal,
-  type DriverWait,
-  type LockDriver,
-  redactCredentials,
-} from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import { redactCredentials } from "@distlock/core/internal";
 import type { SqlConnection } from "./connect/sql-connection.js";
 import { runLockTableMigrations } from "./migrations/migrate-lock-table.js";
 import type { ResolvedSqlLockOptions } from "./options/sql-lock-provider-options.js";

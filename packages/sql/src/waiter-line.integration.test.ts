@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Lock, LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { startMariadb, startPostgres } from "@distlock/test-servers";
 import BetterSqlite3 from "better-sqlite3";
 import { createConnection } from "mysql2/promise";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode, type PermitsMismatchError } from "@distlock/core";
-import { type DriverPermitRequest, monotonicNow } from "@distlock/core/driver";
+import type { DriverPermitRequest } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openSqlConnection } from "../src/connect/open-sql-connection.js";
 import { resolveSqlLockOptions } from "../src/options/resolve-sql-lock-options.js";

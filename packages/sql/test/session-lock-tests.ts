@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { setTimeout } from "node:timers/promises";
 import { describeLockProvider } from "@distlock/conformance";
 import { LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { ManagedServer } from "@distlock/test-servers";
 import { afterAll, expect, it } from "vitest";
 import { SqlLockProvider } from "../src/sql-lock-provider.js";

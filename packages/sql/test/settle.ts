@@ -1,4 +1,4 @@
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 
 /** The rejection of `promise` (undefined if it fulfils). */
 export function rejectionOf(promise: Promise<unknown>): Promise<unknown> {

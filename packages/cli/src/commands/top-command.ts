@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { createLockProvider, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
-import { abortableSleep } from "@distlock/core/driver";
+import { abortableSleep } from "@distlock/core/internal";
 import { CliError } from "../cli-error.js";
 import { COMMON_OPTIONS, parseCommand, parseDuration } from "../common-options.js";
 import { describeFailure } from "../error-exit.js";

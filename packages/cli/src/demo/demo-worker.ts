@@ -1,5 +1,5 @@
 import { createLockProvider, elect, withLock } from "@distlock/core";
-import { abortableSleep } from "@distlock/core/driver";
+import { abortableSleep } from "@distlock/core/internal";
 import type { DemoEvent } from "./demo-protocol.js";
 
 const worker = Number(process.env.DEMO_WORKER);

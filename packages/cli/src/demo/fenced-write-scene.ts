@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LockProvider } from "@distlock/core";
-import { abortableSleep } from "@distlock/core/driver";
+import { abortableSleep } from "@distlock/core/internal";
 import { fencedUpdate } from "@distlock/fence/sql";
 import { openPriceShop, PRICE_KEY, PRODUCT, priceOf } from "./price-shop.js";
 import type { StaleWriterEvent } from "./stale-writer-protocol.js";

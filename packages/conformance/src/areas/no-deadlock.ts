@@ -1,4 +1,4 @@
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { useHarness } from "../harness.js";
 import type { ResolvedConformanceOptions } from "../suite-options.js";

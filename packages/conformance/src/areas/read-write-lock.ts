@@ -12,7 +12,7 @@ import {
   withReadLock,
   withWriteLock,
 } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { aborted, expectLockError, invalidField, until } from "../expectations.js";
 import { type Harness, useHarness } from "../harness.js";

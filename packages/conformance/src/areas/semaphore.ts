@@ -1,5 +1,5 @@
 import { InvalidArgumentError, LockError, LockErrorCode, type LockProvider, type Semaphore, withPermit } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { aborted, abortLateness, elapse, expectLockError, TIMER_ORDER_SLACK_MS, until } from "../expectations.js";
 import { useHarness } from "../harness.js";

@@ -1,5 +1,5 @@
 import { LockError, LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { aborted, abortLateness, elapse, TIMER_ORDER_SLACK_MS } from "../expectations.js";
 import { useHarness } from "../harness.js";

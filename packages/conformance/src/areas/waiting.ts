@@ -1,5 +1,5 @@
 import { LockErrorCode } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { expectLockError, queued } from "../expectations.js";
 import { useHarness } from "../harness.js";

@@ -12,28 +12,28 @@ export interface BackendSetting<T> {
 const DECIMAL = /^\d+(\.\d+)?$/;
 
 /** A whole number from `min` to `max`. */
-export function integerSetting(min: number, max: number): BackendSetting<number> {
+function integerSetting(min: number, max: number): BackendSetting<number> {
   return numericSetting(min, max, true);
 }
 
 /** A number from `min` to `max`, fractions allowed. */
-export function numberSetting(min: number, max: number): BackendSetting<number> {
+function numberSetting(min: number, max: number): BackendSetting<number> {
   return numericSetting(min, max, false);
 }
 
 /** A whole number of milliseconds from `min` up to the longest delay a Node.js timer can keep. */
-export function durationSetting(min: number): BackendSetting<number> {
+function durationSetting(min: number): BackendSetting<number> {
   return integerSetting(min, MAX_DURATION_MS);
 }
 
 /** true or false; as a URL parameter, "true" or "false". */
-export const booleanSetting: BackendSetting<boolean> = {
+const booleanSetting: BackendSetting<boolean> = {
   check: checkBoolean,
   parse: (text, field) => checkBoolean(text === "true" ? true : text === "false" ? false : text, field),
 };
 
 /** A string that `check` accepts; a URL parameter gives it as it is. */
-export function textSetting(check: (value: unknown, field: string) => string): BackendSetting<string> {
+function textSetting(check: (value: unknown, field: string) => string): BackendSetting<string> {
   return { check, parse: check };
 }
 
@@ -51,3 +51,17 @@ function checkBoolean(value: unknown, field: string): boolean {
   if (typeof value !== "boolean") throw new InvalidConfigError(field, "must be true or false");
   return value;
 }
+
+/** The kinds of setting a backend's options are made of, for `BackendOptionsSpec.settings`. */
+export const backendSettings: {
+  /** A whole number from `min` to `max`. */
+  readonly integer: (min: number, max: number) => BackendSetting<number>;
+  /** A number from `min` to `max`, fractions allowed. */
+  readonly number: (min: number, max: number) => BackendSetting<number>;
+  /** A whole number of milliseconds from `min` up to the longest delay a Node.js timer can keep. */
+  readonly duration: (min: number) => BackendSetting<number>;
+  /** true or false; as a URL parameter, "true" or "false". */
+  readonly boolean: BackendSetting<boolean>;
+  /** A string that `check` accepts (it throws `InvalidConfigError` naming `field` otherwise); a URL parameter gives it as it is. */
+  readonly text: (check: (value: unknown, field: string) => string) => BackendSetting<string>;
+} = Object.freeze({ integer: integerSetting, number: numberSetting, duration: durationSetting, boolean: booleanSetting, text: textSetting });

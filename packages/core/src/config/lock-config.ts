@@ -2,7 +2,8 @@ import { z } from "zod";
 import { InvalidConfigError } from "../errors/invalid-config-error.js";
 import { MAX_OWNER_LENGTH } from "../options/defaults.js";
 import { describeFirstIssue } from "../options/schema-error.js";
-import { type BackendName, type LockUrl, parseLockUrl } from "./lock-url.js";
+import type { BackendName, LockUrl, ResolvedLockConfig } from "./config-types.js";
+import { parseLockUrl } from "./lock-url.js";
 
 /** The embedded default when neither a config nor `DISTLOCK_URL` is given: a SQLite file in the working directory. */
 export const DEFAULT_LOCK_URL = "sqlite:distlock.sqlite";
@@ -10,22 +11,13 @@ export const DEFAULT_LOCK_URL = "sqlite:distlock.sqlite";
 /** What `createLockProvider` accepts besides a bare URL; backend-specific options ride along and are checked by the backend. */
 export interface LockProviderConfig {
   /** Backend name; implied by `url` when omitted. */
-  backend?: BackendName | (string & {});
+  backend?: BackendName;
   /** Where the backend lives, e.g. "redis://127.0.0.1:6379". */
   url?: string;
   /** Appended to "host:pid" in the public holder label. */
   holderLabel?: string;
   /** Anything else is a backend option. */
   [option: string]: unknown;
-}
-
-/** A config after validation: the backend resolved, the URL parsed, the rest handed to the backend. */
-export interface ResolvedLockConfig {
-  readonly backend: string;
-  readonly url: LockUrl | undefined;
-  readonly holderLabel: string | undefined;
-  /** Backend-specific options, unvalidated here. */
-  readonly options: Readonly<Record<string, unknown>>;
 }
 
 const configSchema = z.looseObject({

@@ -1,47 +1,7 @@
 import { InvalidConfigError } from "../errors/invalid-config-error.js";
 import { redactCredentials } from "../errors/redact-credentials.js";
-
-/** Backends a URL scheme can name. */
-export type BackendName = "memory" | "sqlite" | "postgres" | "mysql" | "redis" | "redlock" | "etcd";
-
-/** One `host:port` of a URL's host list. */
-export interface HostPort {
-  readonly host: string;
-  readonly port: number | undefined;
-}
-
-/** A distlock URL taken apart; multi-host schemes keep every host. */
-export interface LockUrl {
-  /** The scheme without ":", e.g. "redis+sentinel". */
-  readonly scheme: string;
-  readonly backend: BackendName;
-  /** Variant within a backend: "sentinel" or "cluster" for redis, "tls" for rediss/etcds. */
-  readonly variant: string | undefined;
-  readonly hosts: readonly HostPort[];
-  readonly username: string | undefined;
-  readonly password: string | undefined;
-  /** Path after the host list (database name, file path, store name), decoded, without the leading "/" for server URLs. */
-  readonly path: string;
-  readonly params: URLSearchParams;
-  /** The URL with its password masked; safe for messages. */
-  readonly redacted: string;
-}
-
-const SCHEMES: Record<string, { backend: BackendName; variant?: string; multiHost?: boolean; opaque?: boolean }> = {
-  memory: { backend: "memory", opaque: true },
-  sqlite: { backend: "sqlite", opaque: true },
-  postgres: { backend: "postgres" },
-  postgresql: { backend: "postgres" },
-  mysql: { backend: "mysql" },
-  mariadb: { backend: "mysql" },
-  redis: { backend: "redis" },
-  rediss: { backend: "redis", variant: "tls" },
-  "redis+sentinel": { backend: "redis", variant: "sentinel", multiHost: true },
-  "redis+cluster": { backend: "redis", variant: "cluster", multiHost: true },
-  redlock: { backend: "redlock", multiHost: true },
-  etcd: { backend: "etcd", multiHost: true },
-  etcds: { backend: "etcd", variant: "tls", multiHost: true },
-};
+import { registeredSchemes, urlSchemeOwner } from "./backend-registry.js";
+import type { LockUrl } from "./config-types.js";
 
 const URL_SHAPE = /^([a-z][a-z0-9+.-]*):(?:\/\/(?:([^@/?#]*)@)?([^/?#]*))?([^?#]*)(?:\?([^#]*))?$/i;
 
@@ -54,18 +14,19 @@ export function parseLockUrl(url: unknown): LockUrl {
   if (match === null) throw new InvalidConfigError("url", `"${redacted}" is not a URL (expected scheme://host:port/path or sqlite:<file>)`);
   const [, rawScheme = "", userinfo, hostList, rawPath = "", query = ""] = match;
   const scheme = rawScheme.toLowerCase();
-  const spec = SCHEMES[scheme];
-  if (spec === undefined)
+  const owner = urlSchemeOwner(scheme);
+  if (owner === undefined)
     throw new InvalidConfigError(
       "url.scheme",
-      `"${scheme}:" is not supported; use one of ${Object.keys(SCHEMES)
+      `"${scheme}:" is not supported; use one of ${registeredSchemes()
         .map((s) => `${s}:`)
-        .join(", ")}`,
+        .join(", ")}, or register the backend that owns it (registerLockBackend, DISTLOCK_BACKENDS)`,
     );
+  const opaque = owner.scheme.hosts === "none";
   const [username, password] = parseUserinfo(userinfo);
-  const path = decode(spec.opaque ? `${hostList ?? ""}${rawPath}` : rawPath.replace(/^\//, ""), "url.path");
-  const hosts = spec.opaque ? [] : parseHosts(hostList ?? "", spec.multiHost === true, scheme);
-  return { scheme, backend: spec.backend, variant: spec.variant, hosts, username, password, path, params: new URLSearchParams(query), redacted };
+  const path = decode(opaque ? `${hostList ?? ""}${rawPath}` : rawPath.replace(/^\//, ""), "url.path");
+  const hosts = opaque ? [] : parseHosts(hostList ?? "", owner.scheme.hosts === "many", scheme);
+  return { scheme, backend: owner.backend, variant: owner.scheme.variant, hosts, username, password, path, params: new URLSearchParams(query), redacted };
 }
 
 function parseUserinfo(userinfo: string | undefined): [string | undefined, string | undefined] {
@@ -76,7 +37,7 @@ function parseUserinfo(userinfo: string | undefined): [string | undefined, strin
   return [decode(user, "url.username") || undefined, password === undefined ? undefined : decode(password, "url.password")];
 }
 
-function parseHosts(hostList: string, multiHost: boolean, scheme: string): HostPort[] {
+function parseHosts(hostList: string, multiHost: boolean, scheme: string): LockUrl["hosts"][number][] {
   if (hostList === "") throw new InvalidConfigError("url.host", `${scheme}: needs a host, e.g. ${scheme}://127.0.0.1`);
   const parts = hostList.split(",");
   if (!multiHost && parts.length > 1) throw new InvalidConfigError("url.host", `${scheme}: takes one host; use a multi-host scheme for several`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { InvalidConfigError } from "../errors/invalid-config-error.js";
-import { booleanSetting, durationSetting, numberSetting, textSetting } from "./backend-setting.js";
+import { backendSettings } from "./backend-setting.js";
 import { resolveLockConfig } from "./lock-config.js";
 import { type BackendOptionsSpec, providerOptionsFromConfig, resolveBackendOptions } from "./resolve-backend-options.js";
 
@@ -17,10 +17,10 @@ const SPEC: BackendOptionsSpec<TestSettings> = {
   urlSchemes: "redis://",
   ownOptions: ["client"],
   settings: {
-    timeoutMs: durationSetting(1),
-    ratio: numberSetting(0, 0.5),
-    fast: booleanSetting,
-    prefix: textSetting((value, field) => {
+    timeoutMs: backendSettings.duration(1),
+    ratio: backendSettings.number(0, 0.5),
+    fast: backendSettings.boolean,
+    prefix: backendSettings.text((value, field) => {
       if (typeof value !== "string" || value === "") throw new InvalidConfigError(field, "must be a non-empty string");
       return value;
     }),

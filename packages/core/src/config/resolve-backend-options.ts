@@ -1,15 +1,15 @@
 import { InvalidConfigError } from "../errors/invalid-config-error.js";
 import { MAX_OWNER_LENGTH } from "../options/defaults.js";
 import type { BackendSetting } from "./backend-setting.js";
-import type { ResolvedLockConfig } from "./lock-config.js";
-import { type BackendName, type LockUrl, parseLockUrl } from "./lock-url.js";
+import type { LockUrl, ResolvedLockConfig } from "./config-types.js";
+import { parseLockUrl } from "./lock-url.js";
 
 /** What a backend's provider options are made of, for `resolveBackendOptions`. */
 export interface BackendOptionsSpec<S extends object> {
   /** Named in messages, e.g. "redis". */
   readonly backend: string;
   /** The backends whose URLs it takes (a parsed URL's `backend`). */
-  readonly urlBackends: readonly BackendName[];
+  readonly urlBackends: readonly string[];
   /** Those URLs' schemes, for messages, e.g. "redlock://h1:p1,h2:p2,...". */
   readonly urlSchemes: string;
   /** Options the backend checks itself, besides `url` and `holderLabel`: a client of its own and the like. */

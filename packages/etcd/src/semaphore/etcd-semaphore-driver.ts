@@ -1,13 +1,6 @@
 import { LockError, LockErrorCode, ProviderClosedError, type SemaphoreState } from "@distlock/core";
-import {
-  type DriverAcquireResult,
-  type DriverGranted,
-  type DriverPermitRequest,
-  type DriverRenewal,
-  type DriverWait,
-  Latch,
-  type SemaphoreDriver,
-} from "@distlock/core/driver";
+import type { DriverAcquireResult, DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import { Latch } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import type { BackgroundTasks } from "../background-tasks.js";
 import type { ResolvedEtcdLockOptions } from "../etcd-lock-provider-options.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode, type Permit } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { IKeyValue } from "etcd3";
 import { afterEach, describe, expect, it } from "vitest";
 import { startEtcdWithClient } from "../../test/etcd-with-client.js";

@@ -1,4 +1,5 @@
-import { type DriverPermitRequest, validateKey } from "@distlock/core/driver";
+import type { DriverPermitRequest } from "@distlock/core/driver";
+import { validateKey } from "@distlock/core/internal";
 import type { IKeyValue } from "etcd3";
 import { describe, expect, it } from "vitest";
 import { encodeMemberValue, lockPrefix, prefixRangeEnd } from "../lock-keys.js";

@@ -1,4 +1,5 @@
-import { abortableSleep, type DriverGranted, type DriverPermitRequest } from "@distlock/core/driver";
+import type { DriverGranted, DriverPermitRequest } from "@distlock/core/driver";
+import { abortableSleep } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import type { ResolvedEtcdLockOptions } from "../etcd-lock-provider-options.js";
 import type { HoldRegistry } from "../hold-registry.js";

@@ -1,4 +1,5 @@
-import { conservativeDeadline, type DriverAcquireRequest, type DriverGranted, monotonicNow } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
+import { conservativeDeadline, monotonicNow } from "@distlock/core/internal";
 import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
 
 const BLOCK = BigInt(TOKEN_BLOCK);

@@ -1,4 +1,5 @@
-import { type DriverAcquireRequest, type DriverGranted, monotonicNow, newOwnerSecret } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
+import { monotonicNow, newOwnerSecret } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
 import { LocalLines } from "../waiting/local-lines.js";

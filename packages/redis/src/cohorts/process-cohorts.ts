@@ -1,4 +1,5 @@
-import { type DriverAcquireRequest, type DriverGranted, type DriverRenewal, monotonicNow } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { LocalLines, LocalWaiter } from "../waiting/local-lines.js";
 import { type CohortWaiter, ProcessCohort } from "./process-cohort.js";
 

@@ -1,4 +1,4 @@
-import type { CallOutcomes } from "@distlock/core/driver";
+import type { CallOutcomes } from "@distlock/core/internal";
 import { isNoScript } from "../scripts/redis-script.js";
 import { encodeCommand } from "./resp-codec.js";
 

@@ -1,5 +1,5 @@
 import type { EventEmitter } from "node:events";
-import { redactCredentials } from "@distlock/core/driver";
+import { redactCredentials } from "@distlock/core/internal";
 
 /** The last error any of a backend's connections reported, until one of them is ready again. */
 export class LastConnectionError {

@@ -1,4 +1,4 @@
-import { type CallOutcomes, parseLockUrl } from "@distlock/core/driver";
+import { type CallOutcomes, parseLockUrl } from "@distlock/core/internal";
 import { startRedis, startTcpProxy } from "@distlock/test-servers";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";

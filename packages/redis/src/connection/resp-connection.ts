@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import { connect as connectTcp, type Socket } from "node:net";
 import { connect as connectTls } from "node:tls";
-import { type CallOutcomes, monotonicNow, SweepTimer } from "@distlock/core/driver";
+import { type CallOutcomes, monotonicNow, SweepTimer } from "@distlock/core/internal";
 import { BoundedScriptCall, type ConnectionScript, type PendingReply } from "./bounded-script-call.js";
 import { encodeCommand, RedisReplyError, RespDecoder, type RespReply } from "./resp-codec.js";
 

@@ -1,5 +1,5 @@
 import { InvalidConfigError } from "@distlock/core";
-import { type BackendOptionsSpec, durationSetting, integerSetting, resolveBackendOptions } from "@distlock/core/driver";
+import { type BackendOptionsSpec, backendSettings, resolveBackendOptions } from "@distlock/core/driver";
 import type { Cluster, Redis } from "ioredis";
 import { CONNECTION_PARAMS } from "../connection/create-redis-connection.js";
 import { keyPrefixSetting } from "./key-prefix-setting.js";
@@ -13,14 +13,14 @@ const REDIS_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_REDIS_LOCK_OPTIONS> 
   ownParams: CONNECTION_PARAMS,
   settings: {
     prefix: keyPrefixSetting,
-    connectTimeoutMs: durationSetting(1),
-    commandTimeoutMs: durationSetting(1),
-    unsubscribeDelayMs: durationSetting(0),
-    waiterLeaseMs: durationSetting(30),
-    renewBatchSize: integerSetting(1, 100_000),
-    waitForReplicas: integerSetting(0, 1_000),
-    waitForReplicasTimeoutMs: durationSetting(1),
-    localPasses: integerSetting(0, 1_000_000),
+    connectTimeoutMs: backendSettings.duration(1),
+    commandTimeoutMs: backendSettings.duration(1),
+    unsubscribeDelayMs: backendSettings.duration(0),
+    waiterLeaseMs: backendSettings.duration(30),
+    renewBatchSize: backendSettings.integer(1, 100_000),
+    waitForReplicas: backendSettings.integer(0, 1_000),
+    waitForReplicasTimeoutMs: backendSettings.duration(1),
+    localPasses: backendSettings.integer(0, 1_000_000),
   },
   defaults: DEFAULT_REDIS_LOCK_OPTIONS,
 };

@@ -1,4 +1,5 @@
-import { type DriverPermitRequest, newOwnerSecret } from "@distlock/core/driver";
+import type { DriverPermitRequest } from "@distlock/core/driver";
+import { newOwnerSecret } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { LocalLines } from "../waiting/local-lines.js";
 import type { CohortGrant } from "./permit-cohort.js";

@@ -1,4 +1,5 @@
-import { type DriverGranted, type DriverPermitRequest, monotonicNow } from "@distlock/core/driver";
+import type { DriverGranted, DriverPermitRequest } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { LocalLines, LocalWaiter } from "../waiting/local-lines.js";
 import { queueRefreshMs } from "../waiting/wait-in-queue.js";
 import { type CohortGrant, type LocalPermitWaiter, type PassTarget, PermitCohort } from "./permit-cohort.js";

@@ -1,13 +1,6 @@
 import { PermitsMismatchError, type SemaphoreState } from "@distlock/core";
-import {
-  type DriverAcquireResult,
-  type DriverGranted,
-  type DriverPermitRequest,
-  type DriverRenewal,
-  type DriverWait,
-  monotonicNow,
-  type SemaphoreDriver,
-} from "@distlock/core/driver";
+import type { DriverAcquireResult, DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { slotBatches } from "../keys/slot-batches.js";
 import type { RedisScript } from "../scripts/redis-script.js";

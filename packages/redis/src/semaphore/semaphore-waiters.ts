@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { ChannelListener } from "../waiting/release-subscriber.js";
 
 /** How many names `SemaphoreWaiters` remembers before it forgets those whose linger ended. */

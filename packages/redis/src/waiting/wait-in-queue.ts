@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type DriverAcquireRequest, type DriverAcquireResult, type DriverGranted, Latch, monotonicNow } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted } from "@distlock/core/driver";
+import { Latch, monotonicNow } from "@distlock/core/internal";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
 import type { LocalWaiter } from "./local-lines.js";
 import type { ChannelListener } from "./release-subscriber.js";

@@ -1,4 +1,6 @@
-import type { HostPort } from "@distlock/core/driver";
+import type { LockUrl } from "@distlock/core/driver";
+
+type HostPort = LockUrl["hosts"][number];
 
 const DEFAULT_PORT = 6379;
 

@@ -1,5 +1,5 @@
 import { BackendUnavailableError } from "@distlock/core";
-import { CallDeadlines, monotonicNow } from "@distlock/core/driver";
+import { CallDeadlines, monotonicNow } from "@distlock/core/internal";
 import { type ChannelListener, LastConnectionError, ReleaseSubscriber, type RespConnection, type ScriptTarget, scanNames } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 import type { NodeReply, ScriptCall } from "../quorum/node-set.js";

@@ -1,13 +1,6 @@
 import { BackendUnavailableError, QuorumNotReachedError } from "@distlock/core";
-import {
-  type DriverAcquireRequest,
-  type DriverAcquireResult,
-  type DriverGranted,
-  type DriverRefused,
-  type DriverWait,
-  monotonicNow,
-  type ReleaseWatch,
-} from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRefused, DriverWait, ReleaseWatch } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { type ProcessCohorts, RENEW_SCRIPT, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
 import { maxToken } from "../fencing/stored-token.js";
 import { TokenProposals } from "../fencing/token-proposals.js";

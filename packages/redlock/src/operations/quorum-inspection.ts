@@ -1,5 +1,5 @@
 import type { LockState } from "@distlock/core";
-import { firstHeld } from "@distlock/core/driver";
+import { firstHeld } from "@distlock/core/internal";
 import { maxToken, parseStoredToken } from "../fencing/stored-token.js";
 import { QUORUM_INSPECT_SCRIPT } from "../scripts/hold-scripts.js";
 import { assertMajorityReachable } from "./node-replies.js";

@@ -1,5 +1,6 @@
 import { type NodeOutcome, QuorumNotReachedError } from "@distlock/core";
-import { type DriverRenewal, monotonicNow } from "@distlock/core/driver";
+import type { DriverRenewal } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { RENEW_SCRIPT, type RedisKeyLayout } from "@distlock/redis/internal";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import type { LeaseBudget } from "../quorum/lease-budget.js";

@@ -1,5 +1,5 @@
 import { InvalidConfigError } from "@distlock/core";
-import { type BackendOptionsSpec, booleanSetting, durationSetting, integerSetting, numberSetting, resolveBackendOptions } from "@distlock/core/driver";
+import { type BackendOptionsSpec, backendSettings, resolveBackendOptions } from "@distlock/core/driver";
 import { keyPrefixSetting } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
 import { nodeName } from "../nodes/node-name.js";
@@ -13,16 +13,16 @@ const REDLOCK_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_REDLOCK_LOCK_OPTIO
   ownParams: ["tls"],
   settings: {
     prefix: keyPrefixSetting,
-    connectTimeoutMs: durationSetting(1),
-    nodeTimeoutMs: durationSetting(1),
-    driftFactor: numberSetting(0, 0.5),
-    driftFloorMs: durationSetting(0),
-    retryJitterMs: durationSetting(1),
-    fencing: booleanSetting,
-    unsubscribeDelayMs: durationSetting(0),
-    renewBatchSize: integerSetting(1, 100_000),
-    waiterLeaseMs: durationSetting(30),
-    localPasses: integerSetting(0, 1_000_000),
+    connectTimeoutMs: backendSettings.duration(1),
+    nodeTimeoutMs: backendSettings.duration(1),
+    driftFactor: backendSettings.number(0, 0.5),
+    driftFloorMs: backendSettings.duration(0),
+    retryJitterMs: backendSettings.duration(1),
+    fencing: backendSettings.boolean,
+    unsubscribeDelayMs: backendSettings.duration(0),
+    renewBatchSize: backendSettings.integer(1, 100_000),
+    waiterLeaseMs: backendSettings.duration(30),
+    localPasses: backendSettings.integer(0, 1_000_000),
   },
   defaults: DEFAULT_REDLOCK_LOCK_OPTIONS,
 };

@@ -1,4 +1,4 @@
-import { DRIFT_FACTOR, DRIFT_FLOOR_MS, monotonicNow } from "@distlock/core/driver";
+import { DRIFT_FACTOR, DRIFT_FLOOR_MS, monotonicNow } from "@distlock/core/internal";
 import type { FanOutBound } from "./node-set.js";
 
 /** Share of a lease one node may take to answer an acquire or renew. */

@@ -1,5 +1,5 @@
 import type { NodeOutcome } from "@distlock/core";
-import { Deadlines } from "@distlock/core/driver";
+import { Deadlines } from "@distlock/core/internal";
 import type { RedisScript } from "@distlock/redis/internal";
 import type { RedlockNode } from "../nodes/redlock-node.js";
 import { PendingFanOut } from "./pending-fan-out.js";

@@ -1,4 +1,4 @@
-import { type Deadlines, type Expiring, monotonicNow } from "@distlock/core/driver";
+import { type Deadlines, type Expiring, monotonicNow } from "@distlock/core/internal";
 import type { RedlockNode } from "../nodes/redlock-node.js";
 import type { FanOutOptions, NodeReply } from "./node-set.js";
 

@@ -1,4 +1,4 @@
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { QuorumReleaseWatch } from "./quorum-release-watch.js";
 

@@ -1,4 +1,5 @@
-import { Latch, MAX_POLL_INTERVAL_MS, monotonicNow, type ReleaseWatch } from "@distlock/core/driver";
+import type { ReleaseWatch } from "@distlock/core/driver";
+import { Latch, MAX_POLL_INTERVAL_MS, monotonicNow } from "@distlock/core/internal";
 
 /** How a `QuorumReleaseWatch` decides to wake its waiter. */
 export interface QuorumReleaseWatchConfig {

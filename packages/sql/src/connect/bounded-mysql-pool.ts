@@ -1,4 +1,4 @@
-import { CallDeadlines } from "@distlock/core/driver";
+import { CallDeadlines } from "@distlock/core/internal";
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from "kysely";
 import type { Mysql2Pool, Mysql2PoolConnection } from "../clients/mysql2-api.js";
 

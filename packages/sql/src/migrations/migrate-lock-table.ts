@@ -1,5 +1,5 @@
 import { BackendUnavailableError } from "@distlock/core";
-import { redactCredentials } from "@distlock/core/driver";
+import { redactCredentials } from "@distlock/core/internal";
 import { Migrator, sql } from "kysely";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/lock-statements.js";

@@ -1,14 +1,5 @@
 import { InvalidConfigError, MAX_DURATION_MS } from "@distlock/core";
-import {
-  type BackendOptionsSpec,
-  type BackendSetting,
-  booleanSetting,
-  durationSetting,
-  integerSetting,
-  type LockUrl,
-  resolveBackendOptions,
-  textSetting,
-} from "@distlock/core/driver";
+import { type BackendOptionsSpec, type BackendSetting, backendSettings, type LockUrl, resolveBackendOptions } from "@distlock/core/driver";
 import type { SqliteDatabase } from "kysely";
 import type { Mysql2Pool } from "../clients/mysql2-api.js";
 import type { PgPool } from "../clients/pg-api.js";
@@ -32,17 +23,17 @@ const SQL_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_SQL_LOCK_OPTIONS> = {
   urlSchemes: "postgres://, mysql://, mariadb:// or sqlite:<file>",
   ownOptions: ["kysely", "dialect", "pgPool", "mysqlPool", "sqliteDatabase"],
   settings: {
-    mode: textSetting(checkMode) as BackendSetting<SqlLockMode>,
-    table: textSetting(validateTableName),
-    migrate: booleanSetting,
-    poolSize: integerSetting(1, MAX_DURATION_MS),
-    connectTimeoutMs: durationSetting(1),
-    queryTimeoutMs: durationSetting(1),
-    busyTimeoutMs: durationSetting(1),
-    listen: booleanSetting,
-    preparedStatements: booleanSetting,
-    purgeIntervalMs: durationSetting(0),
-    purgeIdleAfterMs: durationSetting(1),
+    mode: backendSettings.text(checkMode) as BackendSetting<SqlLockMode>,
+    table: backendSettings.text(validateTableName),
+    migrate: backendSettings.boolean,
+    poolSize: backendSettings.integer(1, MAX_DURATION_MS),
+    connectTimeoutMs: backendSettings.duration(1),
+    queryTimeoutMs: backendSettings.duration(1),
+    busyTimeoutMs: backendSettings.duration(1),
+    listen: backendSettings.boolean,
+    preparedStatements: backendSettings.boolean,
+    purgeIntervalMs: backendSettings.duration(0),
+    purgeIdleAfterMs: backendSettings.duration(1),
   },
   defaults: DEFAULT_SQL_LOCK_OPTIONS,
 };

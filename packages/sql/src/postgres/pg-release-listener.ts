@@ -1,4 +1,5 @@
-import { Latch, MAX_POLL_INTERVAL_MS, type ReleaseWatch } from "@distlock/core/driver";
+import type { ReleaseWatch } from "@distlock/core/driver";
+import { Latch, MAX_POLL_INTERVAL_MS } from "@distlock/core/internal";
 import type { ListenClient } from "../connect/sql-connection.js";
 
 /** How long a new watch waits for the listening connection before it relies on short fallback timeouts. */

@@ -1,5 +1,5 @@
 import { InvalidConfigError } from "@distlock/core";
-import { CallDeadlines } from "@distlock/core/driver";
+import { CallDeadlines } from "@distlock/core/internal";
 import type { Mysql2ConnectionOptions, Mysql2Module } from "../clients/mysql2-api.js";
 import type { SessionConnection, SessionDialect, SessionLockView } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";

@@ -1,4 +1,4 @@
-import { CallDeadlines } from "@distlock/core/driver";
+import { CallDeadlines } from "@distlock/core/internal";
 import type { PgConnectionConfig, PgModule } from "../clients/pg-api.js";
 import type { SessionConnection, SessionDialect, SessionLockView } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";

@@ -1,5 +1,5 @@
 import { LockLostError } from "@distlock/core";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { SessionConnection } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";
 

@@ -1,14 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
-import {
-  type DriverAcquireRequest,
-  type DriverAcquireResult,
-  type DriverGranted,
-  type DriverRenewal,
-  type DriverWait,
-  holderLabel,
-  type LockDriver,
-  redactCredentials,
-} from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import { holderLabel, redactCredentials } from "@distlock/core/internal";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import type { SessionDialect } from "./session-connection.js";
 import type { SessionHoldLoss } from "./session-hold.js";

@@ -1,6 +1,6 @@
 import type { LockState } from "@distlock/core";
 import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal } from "@distlock/core/driver";
-import { monotonicNow } from "@distlock/core/driver";
+import { monotonicNow } from "@distlock/core/internal";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
 import { SessionHold, type SessionHoldLoss, type SessionSlot } from "./session-hold.js";
 import type { SessionLockId } from "./session-lock-id.js";

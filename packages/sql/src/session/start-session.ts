@@ -1,5 +1,5 @@
 import { InvalidConfigError } from "@distlock/core";
-import type { CallDeadlines, CallOutcomes } from "@distlock/core/driver";
+import type { CallDeadlines, CallOutcomes } from "@distlock/core/internal";
 import type { SessionConnection } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";
 

@@ -1,5 +1,5 @@
 import { LockError, LockErrorCode } from "@distlock/core";
-import { Latch } from "@distlock/core/driver";
+import { Latch } from "@distlock/core/internal";
 
 /**
  * A driver's waits in progress, and its closing. A provider's `close()` aborts its waits, then releases what it holds,

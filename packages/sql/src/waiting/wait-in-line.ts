@@ -1,13 +1,5 @@
-import {
-  abortableSleep,
-  type DriverAcquireRequest,
-  type DriverAcquireResult,
-  type DriverGranted,
-  MIN_POLL_INTERVAL_MS,
-  monotonicNow,
-  type ReleaseWatch,
-  stampGrant,
-} from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, ReleaseWatch } from "@distlock/core/driver";
+import { abortableSleep, MIN_POLL_INTERVAL_MS, monotonicNow, stampGrant } from "@distlock/core/internal";
 
 /** How long a waiter's place stays live after its last poll; bounds how long a vanished waiter holds up a free key. */
 export const WAITER_CLAIM_MS = 2_000;
