@@ -1,3 +1,4 @@
+import { takeBackendModules } from "./backend-module-flag.js";
 import { CliError } from "./cli-error.js";
 import { ELECT_HELP, electCommand } from "./commands/elect-command.js";
 import { RELEASE_HELP, releaseCommand } from "./commands/release-command.js";
@@ -28,13 +29,18 @@ Commands:
   demo                         elect a cron dispatcher among worker processes, kill it, watch fail-over
 
 Backend: --url URL, else DISTLOCK_URL, else the SQLite file distlock.sqlite in the working directory.
+A backend distlock does not ship: --backend-module M (repeatable; a package name or a file path that exports
+createLockProviderFromConfig and lockBackend), or DISTLOCK_BACKENDS=M1,M2; its URL scheme then works with --url.
 Every command takes --help and --json.`;
 
 /** Runs the command line; resolves with the exit code. Errors end as one line on stderr. */
 export async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") return printHelp(MAIN_HELP);
   try {
+    const { rest, modules } = takeBackendModules(argv);
+    // Through the environment, so the worker processes a command starts (demo) load the same backends.
+    if (modules.length > 0) process.env.DISTLOCK_BACKENDS = [process.env.DISTLOCK_BACKENDS, ...modules].filter(Boolean).join(",");
+    const [name, ...args] = rest;
+    if (name === undefined || name === "--help" || name === "-h" || name === "help") return printHelp(MAIN_HELP);
     const command = COMMANDS[name];
     if (command === undefined) throw new CliError(`unknown command "${name}"`);
     return await command.run(args);

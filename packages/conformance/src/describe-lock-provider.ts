@@ -1,4 +1,5 @@
-import { describe } from "vitest";
+import { loadBackendModules } from "@distlock/core/internal";
+import { beforeAll, describe } from "vitest";
 import { describeBadInput } from "./areas/bad-input.js";
 import { describeConfig } from "./areas/config.js";
 import { describeFencing } from "./areas/fencing.js";
@@ -34,6 +35,8 @@ const AREAS = [
 export function describeLockProvider(options: ConformanceOptions): void {
   const resolved = resolveConformanceOptions(options);
   describe(`${options.name} conformance`, { timeout: 60_000 }, () => {
+    const { backendModule } = resolved;
+    if (backendModule !== undefined) beforeAll(() => loadBackendModules([backendModule], "ConformanceOptions.backendModule"));
     for (const area of AREAS) area(resolved);
   });
 }

@@ -34,7 +34,7 @@ export function useHarness(options: ResolvedConformanceOptions): Harness {
     key: (label = "key") => `conformance:${label}:${randomUUID()}`,
     worker(witness = new Witness()) {
       if (options.workerUrl === undefined) throw new Error("this test needs ConformanceOptions.workerUrl");
-      const worker = spawnWorker(options.workerUrl, witness);
+      const worker = spawnWorker(options.workerUrl, witness, options.backendModule === undefined ? [] : [options.backendModule]);
       workers.push(worker);
       return worker;
     },

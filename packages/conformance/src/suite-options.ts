@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { LockCapabilities, LockProvider } from "@distlock/core";
 
 /** Controls over the real server, so the suite can check lost-lock signalling. */
@@ -31,6 +32,13 @@ export interface ConformanceOptions {
   capabilities?: Partial<Pick<LockCapabilities, "fencing" | "fifo" | "listing" | "semaphore">>;
   /** URL a worker process builds an equivalent provider from (see `crossProcess`). */
   workerUrl?: string;
+  /**
+   * For a backend that distlock does not ship: the module that registers it by specifier (a package name, or a file
+   * path taken from the working directory) — it exports `createLockProviderFromConfig` and `lockBackend` (`BackendModule`).
+   * The suite loads it in this process before the config area, and every worker process loads it through
+   * `DISTLOCK_BACKENDS`, so `workerUrl` and `config.url` can use the backend's own scheme.
+   */
+  backendModule?: string;
   /** Whether a worker built from `workerUrl` shares locks with this process. @default true when workerUrl is given */
   crossProcess?: boolean;
   /**
@@ -50,6 +58,8 @@ export interface ConformanceOptions {
 
 /** Options with defaults applied. */
 export interface ResolvedConformanceOptions extends ConformanceOptions {
+  /** `backendModule` as a worker process can import it (a path made absolute). */
+  backendModule: string | undefined;
   capabilities: { fencing: boolean; fifo: boolean; listing: boolean; semaphore: boolean; readWriteLock: boolean };
   config: (ConformanceConfig & { url: string }) | undefined;
   crossProcess: boolean;
@@ -63,6 +73,7 @@ export function resolveConformanceOptions(options: ConformanceOptions): Resolved
     ...options,
     capabilities: { ...claimed, readWriteLock: claimed.semaphore },
     config: resolveConfig(options),
+    backendModule: options.backendModule === undefined ? undefined : importableFromAnywhere(options.backendModule),
     crossProcess: options.crossProcess ?? options.workerUrl !== undefined,
     ttlMs: options.ttlMs ?? 1000,
     marginMs: options.marginMs ?? 1500,
@@ -74,4 +85,9 @@ function resolveConfig(options: ConformanceOptions): ResolvedConformanceOptions[
   const url = options.config.url ?? options.workerUrl;
   if (url === undefined) throw new Error(`${options.name}: ConformanceOptions.config needs a url, or workerUrl`);
   return { ...options.config, url };
+}
+
+/** A relative path made absolute against the working directory; package names and absolute paths as they are. */
+function importableFromAnywhere(specifier: string): string {
+  return specifier.startsWith("./") || specifier.startsWith("../") ? resolve(specifier) : specifier;
 }

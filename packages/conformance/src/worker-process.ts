@@ -28,9 +28,14 @@ export function workerScriptPath(): string {
   throw new Error(`conformance worker not built: run "npm run build" (looked for ${built})`);
 }
 
-export function spawnWorker(url: string, witness: Witness): WorkerHandle {
+/**
+ * A worker process that builds its provider from `url`; `backendModules` are loaded first (through `DISTLOCK_BACKENDS`),
+ * for a backend that registers its scheme from a module of its own.
+ */
+export function spawnWorker(url: string, witness: Witness, backendModules: readonly string[] = []): WorkerHandle {
+  const inherited = process.env.DISTLOCK_BACKENDS === undefined || process.env.DISTLOCK_BACKENDS === "" ? [] : [process.env.DISTLOCK_BACKENDS];
   const child: ChildProcess = fork(workerScriptPath(), [], {
-    env: { ...process.env, DISTLOCK_URL: url },
+    env: { ...process.env, DISTLOCK_URL: url, DISTLOCK_BACKENDS: [...inherited, ...backendModules].join(",") },
     execArgv: [],
     serialization: "advanced",
     stdio: ["ignore", "inherit", "inherit", "ipc"],
