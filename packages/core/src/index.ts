@@ -34,6 +34,7 @@ export { VersionConflictError } from "./errors/version-conflict-error.js";
 export type { MemoryWaitMode } from "./memory/memory-lock-driver.js";
 export { MemoryLockProvider, type MemoryLockProviderOptions, memoryLockStore } from "./memory/memory-lock-provider.js";
 export { MemoryLockStore } from "./memory/memory-lock-store.js";
+export type { MemorySemaphoreStore } from "./memory/memory-semaphore-store.js";
 export {
   DEFAULT_LIST_LIMIT,
   DEFAULT_TTL_MS,

@@ -1,5 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { compareKeys, roundTtl } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError, type IKeyValue } from "etcd3";
 import { BackgroundTasks } from "./background-tasks.js";

@@ -1,5 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, type LockState } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { CallDeadlines, type CallOutcomes, firstHeld, monotonicNow } from "@distlock/core/internal";
 import type { Cluster, Redis } from "ioredis";
 import type { ProcessCohort } from "./cohorts/process-cohort.js";

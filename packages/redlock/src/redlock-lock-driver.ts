@@ -1,5 +1,6 @@
 import type { LockCapabilities, LockState } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type ProcessCohort, ProcessCohorts, RedisKeyLayout } from "@distlock/redis/internal";
 import { QuorumAcquire } from "./operations/quorum-acquire.js";
 import { QuorumInspection } from "./operations/quorum-inspection.js";

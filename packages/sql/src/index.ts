@@ -1,5 +1,5 @@
-export type { Mysql2Pool } from "./clients/mysql2-api.js";
-export type { PgPool } from "./clients/pg-api.js";
+export type { Mysql2Pool, Mysql2PoolConnection, Mysql2QueryOptions } from "./clients/mysql2-api.js";
+export type { PgClientEvents, PgNamedStatement, PgNotification, PgPool, PgPoolClient } from "./clients/pg-api.js";
 export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
 export { LockTableMigrationProvider } from "./migrations/lock-table-migration-provider.js";
 export { migrateLockTable } from "./migrations/migrate-lock-table.js";
@@ -7,3 +7,4 @@ export { DEFAULT_SQL_LOCK_OPTIONS, SQL_LOCK_MODES, type SqlLockMode, type SqlLoc
 export { MAX_TABLE_NAME_LENGTH, validateTableName } from "./options/validate-table-name.js";
 export { SQL_DIALECT_NAMES, type SqlDialectName } from "./sql-dialect-name.js";
 export { SqlLockProvider } from "./sql-lock-provider.js";
+export type { AnyKysely } from "./statements/lock-statements.js";

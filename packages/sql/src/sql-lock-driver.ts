@@ -1,5 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { redactCredentials } from "@distlock/core/internal";
 import type { SqlConnection } from "./connect/sql-connection.js";
 import { runLockTableMigrations } from "./migrations/migrate-lock-table.js";

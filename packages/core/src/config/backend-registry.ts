@@ -25,7 +25,7 @@ const schemeOwners = new Map<string, { backend: string; scheme: LockUrlScheme }>
  */
 export function registerLockBackend(
   name: string,
-  factory: LockProviderFactory | string,
+  factory: BackendModule["createLockProviderFromConfig"] | string,
   options: { readonly schemes?: readonly (string | LockUrlScheme)[] } = {},
 ): void {
   if (typeof name !== "string" || !NAME.test(name)) throw new InvalidConfigError("backend", "must be a lower-case name such as nats or my-store");

@@ -37,8 +37,8 @@ export interface ResolvedLockConfig {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
-/** Builds a backend's provider from a config that `createLockProvider` resolved. */
-export type LockProviderFactory = (config: ResolvedLockConfig) => LockProvider | Promise<LockProvider>;
+/** Builds a backend's provider from a config that `createLockProvider` resolved (`BackendModule.createLockProviderFromConfig`). */
+export type LockProviderFactory = BackendModule["createLockProviderFromConfig"];
 
 /** How the URLs of one scheme read, for `registerLockBackend`'s `schemes`. */
 export interface LockUrlScheme {
@@ -60,7 +60,7 @@ export interface LockUrlScheme {
  */
 export interface BackendModule {
   /** Builds the provider; errors about the config's options name `config.<option>`. */
-  createLockProviderFromConfig: LockProviderFactory;
+  createLockProviderFromConfig(config: ResolvedLockConfig): LockProvider | Promise<LockProvider>;
   /** The name and URL schemes to register the module under when it is loaded from `DISTLOCK_BACKENDS`. */
   lockBackend?: { readonly name: string; readonly schemes?: readonly (string | LockUrlScheme)[] };
 }

@@ -16,6 +16,7 @@ export interface BackendOptionsSpec<S extends object> {
   readonly ownOptions: readonly string[];
   /** Every option with a default, and how a value of it is checked. */
   readonly settings: { readonly [K in keyof S]: BackendSetting<S[K]> };
+  /** Every setting's default value, the backend's `DEFAULT_<BACKEND>_LOCK_OPTIONS`. */
   readonly defaults: Readonly<S>;
   /** URL query parameters the backend reads itself (e.g. "tls"). */
   readonly ownParams?: readonly string[];
@@ -27,6 +28,7 @@ export interface BackendOptionsSpec<S extends object> {
 export interface ResolvedBackendOptions<S extends object> {
   /** The `url` option, parsed. */
   readonly url: LockUrl | undefined;
+  /** The `holderLabel` option, checked; hand it to `DriverLockProvider`. */
   readonly holderLabel: string | undefined;
   /** Every setting: an option wins over the URL's query parameter, and the default fills in what neither gives. */
   readonly settings: Readonly<S>;

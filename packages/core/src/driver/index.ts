@@ -6,7 +6,7 @@
  */
 export { registerLockBackend } from "../config/backend-registry.js";
 export { type BackendSetting, backendSettings } from "../config/backend-setting.js";
-export type { BackendModule, LockProviderFactory, LockUrl, LockUrlScheme, ResolvedLockConfig } from "../config/config-types.js";
+export type { BackendModule, LockUrl, LockUrlScheme, ResolvedLockConfig } from "../config/config-types.js";
 export {
   type BackendOptionsSpec,
   providerOptionsFromConfig,
@@ -19,7 +19,6 @@ export { DriverLockProvider, type DriverLockProviderOptions } from "../provider/
 export type { LockCapabilities, LockState, SemaphoreState } from "../types.js";
 export type {
   DriverAcquireRequest,
-  DriverAcquireResult,
   DriverGranted,
   DriverRefused,
   DriverRenewal,

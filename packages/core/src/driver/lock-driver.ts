@@ -20,6 +20,7 @@ export interface DriverAcquireRequest {
 
 /** The key was taken (fresh or re-entered). */
 export interface DriverGranted {
+  /** Discriminates a grant from a refusal. */
   readonly acquired: true;
   /** The hold's fencing token (unchanged on re-entry), or null without fencing. */
   readonly fencingToken: bigint | null;
@@ -33,17 +34,22 @@ export interface DriverGranted {
 
 /** The key is held by another owner. */
 export interface DriverRefused {
+  /** Discriminates a refusal from a grant. */
   readonly acquired: false;
   /** Upper bound on how long the current hold can last without renewal; bounds a waiter's sleep. */
   readonly retryAfterMs: number;
 }
 
+/** What one attempt comes to. */
 export type DriverAcquireResult = DriverGranted | DriverRefused;
 
 /** One lease to extend in a batched renewal. */
 export interface DriverRenewal {
+  /** The key as the caller named it. */
   readonly key: string;
+  /** The owner whose hold to extend; the server compares it atomically. */
   readonly ownerSecret: string;
+  /** The lease to extend it to, rounded to the driver's granularity. */
   readonly ttlMs: number;
 }
 
@@ -62,47 +68,76 @@ export interface DriverWait {
 }
 
 /**
- * What a backend implements; `DriverLockProvider` adds validation, owner identity,
- * waiting, the watchdog and lost-lock signals on top. Every method is one atomic server operation.
+ * What a backend implements; `DriverLockProvider` adds validation, owner identity, waiting, the watchdog and lost-lock
+ * signals on top. Every method is one atomic server operation, never a read followed by a write.
+ *
+ * Errors: a method that fails for a reason of the server or the network may throw anything: the provider hands the
+ * caller a `BackendUnavailableError` (code `BACKEND_UNAVAILABLE`) with it as `cause`. A `LockError` (e.g.
+ * `PermitsMismatchError`) and an `AbortError` reach the caller as they are.
+ *
+ * Optional members come in groups; a driver implements each group whole or not at all:
+ * - native waiting: `acquire`, with `isWatching` and `freshOwners` as refinements of it;
+ * - notified polling: `watchReleases`, used only when there is no `acquire` (without either, the provider polls,
+ *   sleeping at most `retryAfterMs`);
+ * - listing: `list`, exactly when `capabilities.listing`;
+ * - semaphores: `semaphores`, exactly when `capabilities.semaphore`.
  */
 export interface LockDriver {
-  /** Backend name reported by the provider. */
+  /** Backend name reported by the provider, e.g. "redis". */
   readonly backend: string;
   /** What the backend promises beyond the common contract. */
   readonly capabilities: LockCapabilities;
-  /** One attempt: take the key if free or expired, re-enter it if `ownerSecret` holds it. */
-  tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult>;
-  /** Optional native waiting (server-side queues, FIFO); rejects with `wait.signal.reason` and leaves nothing behind. */
+  /**
+   * One attempt: take the key if it is free or its lease ran out, or re-enter it if `ownerSecret` holds it. The hold
+   * count lives on the server: the provider calls `tryAcquire` again for every re-entry (same secret), which must add
+   * one to the count, keep the fencing token, and leave the lease at the larger of what is left and `ttlMs`. A fresh
+   * grant draws a fencing token greater than every token the key had before, also across releases and expiries.
+   */
+  tryAcquire(request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused>;
+  /**
+   * Native waiting (a server-side line, FIFO): resolves with a grant, or rejects with `wait.signal.reason` once it
+   * aborts, leaving nothing behind (no place in a line, no hold: a grant that races the abort is released).
+   */
   acquire?(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted>;
   /**
-   * Optional, with `acquire`: true while this driver hears the key's releases (someone here waits on it, or did a
-   * moment ago), so the key is contended and its waiters queued: a new owner then skips the attempt that would only
-   * be refused and goes straight to `acquire`, which must make its first attempt only once it hears releases.
+   * With `acquire`: true while this driver hears the key's releases (someone here waits on it, or did a moment ago),
+   * so the key is contended and its waiters queued: a new owner then skips the attempt that would only be refused and
+   * goes straight to `acquire`, which must make its first attempt only once it hears releases.
    */
   isWatching?(key: string): boolean;
   /**
-   * Optional: true when no owner ever re-enters, as each acquire brings an owner secret of its own (permits): a given
-   * owner then skips the refused attempt too (see `isWatching`), as a new one does.
+   * True when no owner ever re-enters, as each acquire brings an owner secret of its own (permits): a given owner then
+   * skips the refused attempt too (see `isWatching`), as a new one does.
    */
   readonly freshOwners?: boolean;
-  /** Optional: subscribes to release notifications of `key`; resolves once subscribed, before the first attempt. */
+  /**
+   * Subscribes to release notifications of `key`, resolving once subscribed (before the provider's first attempt), so
+   * the provider's polling wait wakes on a release instead of sleeping out `retryAfterMs`. Ignored when `acquire` exists.
+   */
   watchReleases?(key: string): Promise<ReleaseWatch>;
-  /** Extends each lease if its owner still holds it; one boolean per renewal, in order. */
+  /**
+   * Extends each lease whose owner still holds the key, to at least `ttlMs` from now; one boolean per renewal, in order
+   * (false: not held by that owner). It must never shorten a lease: a shorter `ttlMs` may leave the longer lease as it
+   * is, since the provider's local deadline never moves back.
+   */
   renew(renewals: readonly DriverRenewal[]): Promise<boolean[]>;
-  /** Drops one level of the owner's hold; `held: false` when the owner no longer holds the key. */
+  /**
+   * Drops one level of the owner's hold, freeing the key at count 0 (and waking its waiters); `held: false`, changing
+   * nothing, when the owner no longer holds the key, e.g. after its lease ran out and another owner took it.
+   */
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }>;
-  /** The server's view of the key, or null when it is free. */
+  /** The server's view of the key, or null when it is free; never the owner secret. */
   inspect(key: string): Promise<LockState | null>;
   /**
-   * Optional, with `capabilities.listing`: the held keys that start with `prefix` (matched literally, never as a
-   * pattern), each read as `inspect` reads it. It must return at least the first `limit` in key order (UTF-8 bytes)
-   * when there are that many; the provider sorts and cuts the answer. Keys freed meanwhile are left out.
+   * The held keys that start with `prefix` (matched literally, never as a pattern), each read as `inspect` reads it.
+   * It must return at least the first `limit` in key order (UTF-8 bytes) when there are that many; the provider sorts
+   * and cuts the answer. Keys freed meanwhile are left out.
    */
   list?(prefix: string, limit: number): Promise<LockState[]>;
   /** Frees the key whoever holds it; true if a hold was removed. */
   forceRelease(key: string): Promise<boolean>;
-  /** Counting semaphores on the same connections; present exactly when `capabilities.semaphore` is true. */
+  /** Counting semaphores on the same connections. */
   readonly semaphores?: SemaphoreDriver;
-  /** Closes the connections the driver created; idempotent. */
+  /** Closes the connections the driver created (never a client the caller passed in); idempotent. */
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { SemaphoreState } from "../types.js";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait } from "./lock-driver.js";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait } from "./lock-driver.js";
 
 /** One attempt to take permits, as a semaphore driver receives it (validated, rounded, with a fresh owner secret). */
 export interface DriverPermitRequest extends DriverAcquireRequest {
@@ -16,7 +16,7 @@ export interface DriverPermitRequest extends DriverAcquireRequest {
  */
 export interface SemaphoreDriver {
   /** One attempt: take `count` permits if that many are free and nobody waits ahead (a grant has `holdCount` 1). */
-  tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult>;
+  tryAcquire(request: DriverPermitRequest): Promise<DriverGranted | DriverRefused>;
   /** Optional native waiting (server-side line, FIFO); rejects with `wait.signal.reason` and leaves nothing behind. */
   acquire?(request: DriverPermitRequest, wait: DriverWait): Promise<DriverGranted>;
   /**

@@ -5,12 +5,14 @@ import { LockError } from "./lock-error.js";
 export class PermitsMismatchError extends LockError {
   /** The option that disagrees. */
   readonly field = "options.permits";
+  /** The semaphore's name. */
   readonly semaphore: string;
   /** The count this caller opened the semaphore with. */
   readonly permits: number;
   /** The count the semaphore is in use with. */
   readonly storedPermits: number;
 
+  /** `permits` is what the caller asked for, `storedPermits` what the server holds the semaphore with. */
   constructor(semaphore: string, permits: number, storedPermits: number) {
     super(
       LockErrorCode.PermitsMismatch,

@@ -4,9 +4,11 @@
  */
 export { backendModulesFrom, loadBackendModules } from "../config/backend-modules.js";
 export { resolveBackendFactory } from "../config/backend-registry.js";
+export type { LockProviderFactory } from "../config/config-types.js";
 export { resolveLockConfig } from "../config/lock-config.js";
 export { parseLockUrl } from "../config/lock-url.js";
 export { firstHeld } from "../driver/first-held.js";
+export type { DriverAcquireResult } from "../driver/lock-driver.js";
 export { stampGrant } from "../driver/stamp-grant.js";
 export { redactCredentials } from "../errors/redact-credentials.js";
 export { MemoryLockDriver } from "../memory/memory-lock-driver.js";

@@ -1,4 +1,4 @@
-import type { DriverAcquireResult, DriverGranted, DriverRenewal } from "../driver/lock-driver.js";
+import type { DriverGranted, DriverRefused, DriverRenewal } from "../driver/lock-driver.js";
 import type { DriverPermitRequest } from "../driver/semaphore-driver.js";
 import { PermitsMismatchError } from "../errors/permits-mismatch-error.js";
 import { monotonicNow } from "../time/monotonic.js";
@@ -36,7 +36,7 @@ export class MemorySemaphoreStore {
     this.#assertUp = assertUp;
   }
 
-  tryAcquire(request: DriverPermitRequest): DriverAcquireResult {
+  tryAcquire(request: DriverPermitRequest): DriverGranted | DriverRefused {
     this.#assertUp();
     const entry = this.#entry(request);
     const result = entry.line.length === 0 ? this.#take(request, entry) : undefined;

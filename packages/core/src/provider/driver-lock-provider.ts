@@ -32,7 +32,9 @@ export interface DriverLockProviderOptions {
  * bounded by its signal, `waitMs` and `close()`, until its grant is a hold (kept by `HoldRegistry`).
  */
 export class DriverLockProvider implements LockProvider {
+  /** The driver's backend name. */
   readonly backend: string;
+  /** The driver's capabilities, with `readWriteLock` following `semaphore`. */
   readonly capabilities: ProviderCapabilities;
   readonly #driver: LockDriver;
   readonly #holder: string;
@@ -43,6 +45,7 @@ export class DriverLockProvider implements LockProvider {
   readonly #readWriteLocks: ReadWriteLocks;
   #closed: Promise<void> | undefined;
 
+  /** Wraps `driver`; opens nothing itself (the driver connects when it needs to). */
   constructor(driver: LockDriver, options: DriverLockProviderOptions = {}) {
     this.#driver = driver;
     this.backend = driver.backend;
@@ -58,6 +61,7 @@ export class DriverLockProvider implements LockProvider {
     this.#readWriteLocks = new ReadWriteLocks(this.backend, this.#semaphores, () => this.#assertOpen());
   }
 
+  /** Waits for the key (validated first), then holds it; see `LockProvider.acquire`. */
   acquire(key: string, options?: AcquireOptions): Promise<Lock> {
     if (acquireObserved()) return observeAcquire(this.backend, key, "acquire", options, () => this.#acquire(key, options));
     return this.#acquire(key, options);
@@ -124,6 +128,7 @@ export class DriverLockProvider implements LockProvider {
     };
   }
 
+  /** One attempt that never waits: the lock, or null; see `LockProvider.tryAcquire`. */
   tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
     if (acquireObserved()) return observeAcquire(this.backend, key, "tryAcquire", options, () => this.#tryAcquire(key, options));
     return this.#tryAcquire(key, options);
@@ -145,12 +150,14 @@ export class DriverLockProvider implements LockProvider {
     }
   }
 
+  /** The server's view of the key, never the owner secret; see `LockProvider.inspect`. */
   async inspect(key: string): Promise<LockState | null> {
     validateKey(key);
     this.#assertOpen();
     return this.#call("inspect", () => this.#driver.inspect(key));
   }
 
+  /** The held keys under a prefix, in key order; see `LockProvider.list`. */
   async list(prefix: string, options?: ListOptions): Promise<LockState[]> {
     const { limit } = validateListArguments(prefix, options);
     this.#assertOpen();
@@ -162,6 +169,7 @@ export class DriverLockProvider implements LockProvider {
     return states.sort((a, b) => compareKeys(a.key, b.key)).slice(0, limit);
   }
 
+  /** Frees the key whoever holds it; see `LockProvider.forceRelease`. */
   async forceRelease(key: string): Promise<boolean> {
     validateKey(key);
     this.#assertOpen();
@@ -170,19 +178,23 @@ export class DriverLockProvider implements LockProvider {
     return freed;
   }
 
+  /** A counting semaphore on the driver's `semaphores`; see `LockProvider.semaphore`. */
   semaphore(name: string, options: SemaphoreOptions): Semaphore {
     return this.#semaphores.open(name, options);
   }
 
+  /** A read-write lock built on the driver's semaphores; see `LockProvider.readWriteLock`. */
   readWriteLock(name: string): ReadWriteLock {
     return this.#readWriteLocks.open(name);
   }
 
+  /** Releases what it holds, stops the watchdog and closes the driver; see `LockProvider.close`. */
   close(): Promise<void> {
     this.#closed ??= this.#shutdown();
     return this.#closed;
   }
 
+  /** `close()`, for `await using`. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -1,5 +1,6 @@
 import { LockError, LockErrorCode, ProviderClosedError, type SemaphoreState } from "@distlock/core";
-import type { DriverAcquireResult, DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import type { DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { Latch } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import type { BackgroundTasks } from "../background-tasks.js";

@@ -1,5 +1,6 @@
 import { PermitsMismatchError, type SemaphoreState } from "@distlock/core";
-import type { DriverAcquireResult, DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import type { DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { slotBatches } from "../keys/slot-batches.js";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { Latch, monotonicNow } from "@distlock/core/internal";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
 import type { LocalWaiter } from "./local-lines.js";

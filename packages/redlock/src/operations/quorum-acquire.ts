@@ -1,5 +1,6 @@
 import { BackendUnavailableError, QuorumNotReachedError } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRefused, DriverWait, ReleaseWatch } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverWait, ReleaseWatch } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
 import { type ProcessCohorts, RENEW_SCRIPT, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
 import { maxToken } from "../fencing/stored-token.js";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import type { DriverAcquireResult, DriverGranted, ReleaseWatch } from "@distlock/core/driver";
+import type { DriverGranted, ReleaseWatch } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow, stampGrant } from "@distlock/core/internal";
 import { queueRefreshMs } from "@distlock/redis/internal";
 import { wallClockMicros } from "../fencing/token-proposals.js";

@@ -1,5 +1,6 @@
 import { LockError, LockErrorCode, PermitsMismatchError, type SemaphoreState } from "@distlock/core";
-import type { DriverAcquireResult, DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import type { DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import type { PgReleaseListener } from "../postgres/pg-release-listener.js";
 import { waiterTag } from "../postgres/postgres-lock-functions.js";
 import type { LockSqlFlavor } from "../statements/lock-sql-flavor.js";

@@ -1,5 +1,6 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { holderLabel, redactCredentials } from "@distlock/core/internal";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import type { SessionDialect } from "./session-connection.js";

@@ -1,5 +1,6 @@
 import type { LockState } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
 import { SessionHold, type SessionHoldLoss, type SessionSlot } from "./session-hold.js";

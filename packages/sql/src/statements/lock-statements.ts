@@ -1,5 +1,6 @@
 import type { LockState } from "@distlock/core";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverRefused, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverRefused, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import type { WaiterQueue } from "./waiter-queue.js";

@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverAcquireResult, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { sql } from "kysely";
 import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-statements.js";
 import { MYSQL_FLAVOR } from "./mysql-flavor.js";

@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverAcquireResult } from "@distlock/core/driver";
+import type { DriverAcquireRequest } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
 import { acquireFunctionName, releaseChannel, releaseFunctionName } from "../postgres/postgres-lock-functions.js";
 import type { AnyKysely, ReleaseOutcome } from "./lock-statements.js";

@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverAcquireResult, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-statements.js";

@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, ReleaseWatch } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, ReleaseWatch } from "@distlock/core/driver";
+import type { DriverAcquireResult } from "@distlock/core/internal";
 import { abortableSleep, MIN_POLL_INTERVAL_MS, monotonicNow, stampGrant } from "@distlock/core/internal";
 
 /** How long a waiter's place stays live after its last poll; bounds how long a vanished waiter holds up a free key. */
