@@ -1,12 +1,14 @@
 import { InvalidConfigError } from "../errors/invalid-config-error.js";
 import { redactCredentials } from "../errors/redact-credentials.js";
 import { registeredSchemes, urlSchemeOwner } from "./backend-registry.js";
-import type { LockUrl } from "./config-types.js";
+import type { LockUrl, LockUrlScheme } from "./config-types.js";
 
 const URL_SHAPE = /^([a-z][a-z0-9+.-]*):(?:\/\/(?:([^@/?#]*)@)?([^/?#]*))?([^?#]*)(?:\?([^#]*))?$/i;
 
-/** Parses a distlock URL; throws `InvalidConfigError` naming the part that is wrong, never echoing a password. */
-export function parseLockUrl(url: unknown): LockUrl {
+/**
+ * Parses a distlock URL by the registered scheme's rules (or by `unregistered`'s, for a backend's own schemes before it
+ * is registered); throws `InvalidConfigError` naming the part that is wrong, never echoing a password. */
+export function parseLockUrl(url: unknown, unregistered?: { readonly backend: string; readonly schemes: readonly (string | LockUrlScheme)[] }): LockUrl {
   if (typeof url !== "string" || url.trim() === "")
     throw new InvalidConfigError("url", "must be a non-empty string such as redis://127.0.0.1:6379 or sqlite:./locks.sqlite");
   const redacted = redactCredentials(url);
@@ -14,7 +16,7 @@ export function parseLockUrl(url: unknown): LockUrl {
   if (match === null) throw new InvalidConfigError("url", `"${redacted}" is not a URL (expected scheme://host:port/path or sqlite:<file>)`);
   const [, rawScheme = "", userinfo, hostList, rawPath = "", query = ""] = match;
   const scheme = rawScheme.toLowerCase();
-  const owner = urlSchemeOwner(scheme);
+  const owner = urlSchemeOwner(scheme) ?? ownSchemeOf(unregistered, scheme);
   if (owner === undefined)
     throw new InvalidConfigError(
       "url.scheme",
@@ -27,6 +29,18 @@ export function parseLockUrl(url: unknown): LockUrl {
   const path = decode(opaque ? `${hostList ?? ""}${rawPath}` : rawPath.replace(/^\//, ""), "url.path");
   const hosts = opaque ? [] : parseHosts(hostList ?? "", owner.scheme.hosts === "many", scheme);
   return { scheme, backend: owner.backend, variant: owner.scheme.variant, hosts, username, password, path, params: new URLSearchParams(query), redacted };
+}
+
+/** The scheme among a backend's own, for a URL its provider reads before (or without) the backend being registered. */
+function ownSchemeOf(
+  unregistered: { readonly backend: string; readonly schemes: readonly (string | LockUrlScheme)[] } | undefined,
+  scheme: string,
+): { backend: string; scheme: LockUrlScheme } | undefined {
+  for (const given of unregistered?.schemes ?? []) {
+    const own = typeof given === "string" ? { scheme: given } : given;
+    if (own.scheme.toLowerCase() === scheme) return { backend: unregistered?.backend as string, scheme: { hosts: "many", ...own } };
+  }
+  return undefined;
 }
 
 function parseUserinfo(userinfo: string | undefined): [string | undefined, string | undefined] {

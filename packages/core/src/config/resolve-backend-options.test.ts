@@ -89,3 +89,19 @@ describe("resolveBackendOptions", () => {
     expect(resolved.holderLabel).toBe("app");
   });
 });
+
+describe("a backend's own schemes", () => {
+  const OWN: BackendOptionsSpec<TestSettings> = { ...SPEC, backend: "unregistered-probe", urlBackends: ["unregistered-probe"], schemes: ["own-probe"] };
+
+  it("read its URL for a provider constructed before anyone registered the backend", () => {
+    const resolved = resolveBackendOptions(OWN, { url: "own-probe://h1:1,h2:2/store?timeoutMs=7" }, "options");
+    expect(resolved.url).toMatchObject({ backend: "unregistered-probe", scheme: "own-probe", path: "store" });
+    expect(resolved.url?.hosts).toHaveLength(2);
+    expect(resolved.settings.timeoutMs).toBe(7);
+  });
+
+  it("do not make another unregistered scheme, or another backend's, readable", () => {
+    expect(() => resolveBackendOptions(OWN, { url: "other-probe://h" }, "options")).toThrow(expect.objectContaining({ field: "url.scheme" }));
+    expect(() => resolveBackendOptions(OWN, { url: "redis://h" }, "options")).toThrow(expect.objectContaining({ field: "url.scheme" }));
+  });
+});

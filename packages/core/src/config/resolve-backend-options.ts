@@ -1,7 +1,7 @@
 import { InvalidConfigError } from "../errors/invalid-config-error.js";
 import { MAX_OWNER_LENGTH } from "../options/defaults.js";
 import type { BackendSetting } from "./backend-setting.js";
-import type { LockUrl, ResolvedLockConfig } from "./config-types.js";
+import type { LockUrl, LockUrlScheme, ResolvedLockConfig } from "./config-types.js";
 import { parseLockUrl } from "./lock-url.js";
 
 /** What a backend's provider options are made of, for `resolveBackendOptions`. */
@@ -10,6 +10,11 @@ export interface BackendOptionsSpec<S extends object> {
   readonly backend: string;
   /** The backends whose URLs it takes (a parsed URL's `backend`). */
   readonly urlBackends: readonly string[];
+  /**
+   * The URL schemes of `urlBackends[0]`, as it registers them: a provider constructed directly (`new MyLockProvider({ url
+   * })`) reads its own URL with them even where nobody registered the backend.
+   */
+  readonly schemes?: readonly (string | LockUrlScheme)[];
   /** Those URLs' schemes, for messages, e.g. "redlock://h1:p1,h2:p2,...". */
   readonly urlSchemes: string;
   /** Options the backend checks itself, besides `url` and `holderLabel`: a client of its own and the like. */
@@ -96,7 +101,8 @@ function settingOf<S extends object>(spec: BackendOptionsSpec<S>, name: string):
 }
 
 function backendUrl<S extends object>(spec: BackendOptionsSpec<S>, url: unknown): LockUrl {
-  const parsed = isLockUrl(url) ? url : parseLockUrl(url);
+  const own = spec.schemes === undefined || spec.urlBackends[0] === undefined ? undefined : { backend: spec.urlBackends[0], schemes: spec.schemes };
+  const parsed = isLockUrl(url) ? url : parseLockUrl(url, own);
   if (!spec.urlBackends.includes(parsed.backend)) {
     throw new InvalidConfigError(
       "url.scheme",
