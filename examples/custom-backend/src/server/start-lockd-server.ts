@@ -46,6 +46,9 @@ export async function startLockdServer(options: StartLockdServerOptions = {}): P
     resume: () => signal("SIGCONT"),
     stop: () => {
       stopping ??= (async () => {
+        // Unreferenced so it never keeps its parent alive, the child is referenced again here: a script whose last
+        // step awaits stop() would otherwise end (exit 13, unsettled await) before the exit event arrives.
+        child.ref();
         signal("SIGCONT");
         signal("SIGTERM");
         await exited;
