@@ -30,7 +30,7 @@ try {
     "--",
     process.execPath,
     "-e",
-    "process.stdout.write(`token=${process.env.DISTLOCK_FENCING_TOKEN}`)",
+    "process.stdout.write('token=' + process.env.DISTLOCK_FENCING_TOKEN)",
   );
   const status = distlock("status", "installed:cli", "--backend-module", "@distlock-example/lockd", "--url", server.url, "--json");
   const unloaded = distlock("status", "installed:cli", "--url", server.url);

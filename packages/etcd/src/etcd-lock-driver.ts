@@ -7,7 +7,7 @@ import { BackgroundTasks } from "./background-tasks.js";
 import { createEtcdClient } from "./create-etcd-client.js";
 import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
 import { grantedFrom, MAX_CAS_ATTEMPTS } from "./hold-record.js";
-import { HoldRegistry } from "./hold-registry.js";
+import { HoldRecords } from "./hold-records.js";
 import { HoldRenewer } from "./hold-renewer.js";
 import { LeaseSlotAllocator } from "./lease-slot-allocator.js";
 import { decodeMemberValue, encodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
@@ -32,7 +32,7 @@ export class EtcdLockDriver implements LockDriver {
   readonly #keyspace: LockKeyspace;
   readonly #session: SessionLease;
   readonly #background = new BackgroundTasks();
-  readonly #holds: HoldRegistry;
+  readonly #holds: HoldRecords;
   readonly #slots: LeaseSlotAllocator;
   readonly #renewer: HoldRenewer;
   readonly #queue: QueueWaiter;
@@ -56,7 +56,7 @@ export class EtcdLockDriver implements LockDriver {
     const keyspace = new LockKeyspace(client, settings.prefix, settings.requestTimeoutMs);
     const session = new SessionLease(client, roundTtl(settings.sessionTtlMs, this.capabilities), settings);
     const background = this.#background;
-    const holds = new HoldRegistry({ client, settings, keyspace, session, background });
+    const holds = new HoldRecords({ client, settings, keyspace, session, background });
     const slots = new LeaseSlotAllocator(client, settings, session, holds, background);
     this.#keyspace = keyspace;
     this.#session = session;

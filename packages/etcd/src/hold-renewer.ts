@@ -3,7 +3,7 @@ import type { DriverGranted, DriverRenewal } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 import type { BackgroundTasks } from "./background-tasks.js";
 import { grantedFrom, type HoldRecord, MAX_CAS_ATTEMPTS } from "./hold-record.js";
-import type { HoldRegistry } from "./hold-registry.js";
+import type { HoldRecords } from "./hold-records.js";
 import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
 import { encodeMemberValue } from "./lock-keys.js";
 import type { LockKeyspace } from "./lock-keyspace.js";
@@ -13,7 +13,7 @@ export interface HoldRenewerContext {
   readonly client: Etcd3;
   readonly settings: LeaseKeeperSettings;
   readonly keyspace: LockKeyspace;
-  readonly holds: HoldRegistry;
+  readonly holds: HoldRecords;
   readonly background: BackgroundTasks;
 }
 

@@ -1,28 +1,20 @@
 import type { DriverAcquireRequest } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 import type { BackgroundTasks } from "./background-tasks.js";
-import type { HoldRegistry } from "./hold-registry.js";
+import type { HoldRecords } from "./hold-records.js";
 import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
+import type { LeaseSlot } from "./lease-slot.js";
 import type { SessionLease } from "./session-lease.js";
-
-/** The lease a new member key goes on, and the key's slot on it. */
-export interface LeaseSlot {
-  readonly lease: LeaseKeeper;
-  readonly session: boolean;
-  /** The key is named after this owner's claimed slot on the session lease, given back with the hold. */
-  readonly claimed: boolean;
-  readonly slot: number;
-}
 
 /** Picks the lease of a new member key: the session lease for the session TTL (with this owner's slot on it), else a lease of its own. */
 export class LeaseSlotAllocator {
   readonly #client: Etcd3;
   readonly #settings: LeaseKeeperSettings;
   readonly #session: SessionLease;
-  readonly #holds: HoldRegistry;
+  readonly #holds: HoldRecords;
   readonly #background: BackgroundTasks;
 
-  constructor(client: Etcd3, settings: LeaseKeeperSettings, session: SessionLease, holds: HoldRegistry, background: BackgroundTasks) {
+  constructor(client: Etcd3, settings: LeaseKeeperSettings, session: SessionLease, holds: HoldRecords, background: BackgroundTasks) {
     this.#client = client;
     this.#settings = settings;
     this.#session = session;

@@ -4,8 +4,9 @@ import type { Etcd3 } from "etcd3";
 import { DeletionWatch } from "./deletion-watch.js";
 import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
 import { grantedFrom } from "./hold-record.js";
-import type { HoldRegistry } from "./hold-registry.js";
-import type { LeaseSlot, LeaseSlotAllocator } from "./lease-slot-allocator.js";
+import type { HoldRecords } from "./hold-records.js";
+import type { LeaseSlot } from "./lease-slot.js";
+import type { LeaseSlotAllocator } from "./lease-slot-allocator.js";
 import { encodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
 import type { LockKeyspace, QueuePosition } from "./lock-keyspace.js";
 import type { SessionLease } from "./session-lease.js";
@@ -17,7 +18,7 @@ export interface QueueWaiterContext {
   readonly keyspace: LockKeyspace;
   readonly session: SessionLease;
   readonly slots: LeaseSlotAllocator;
-  readonly holds: HoldRegistry;
+  readonly holds: HoldRecords;
 }
 
 /** Pause before a waiter retries after etcd failed to answer. */

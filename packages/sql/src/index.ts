@@ -7,4 +7,4 @@ export { DEFAULT_SQL_LOCK_OPTIONS, SQL_LOCK_MODES, type SqlLockMode, type SqlLoc
 export { MAX_TABLE_NAME_LENGTH, validateTableName } from "./options/validate-table-name.js";
 export { SQL_DIALECT_NAMES, type SqlDialectName } from "./sql-dialect-name.js";
 export { SqlLockProvider } from "./sql-lock-provider.js";
-export type { AnyKysely } from "./statements/lock-statements.js";
+export type { AnyKysely } from "./statements/any-kysely.js";

@@ -17,13 +17,6 @@ export { InvalidConfigError } from "../errors/invalid-config-error.js";
 export { PermitsMismatchError } from "../errors/permits-mismatch-error.js";
 export { DriverLockProvider, type DriverLockProviderOptions } from "../provider/driver-lock-provider.js";
 export type { LockCapabilities, LockState, SemaphoreState } from "../types.js";
-export type {
-  DriverAcquireRequest,
-  DriverGranted,
-  DriverRefused,
-  DriverRenewal,
-  DriverWait,
-  LockDriver,
-  ReleaseWatch,
-} from "./lock-driver.js";
+export type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait } from "./driver-attempt.js";
+export type { LockDriver, ReleaseWatch } from "./lock-driver.js";
 export type { DriverPermitRequest, SemaphoreDriver } from "./semaphore-driver.js";

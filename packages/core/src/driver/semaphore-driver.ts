@@ -1,5 +1,5 @@
 import type { SemaphoreState } from "../types.js";
-import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait } from "./lock-driver.js";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait } from "./driver-attempt.js";
 
 /** One attempt to take permits, as a semaphore driver receives it (validated, rounded, with a fresh owner secret). */
 export interface DriverPermitRequest extends DriverAcquireRequest {

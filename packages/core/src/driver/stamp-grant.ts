@@ -1,4 +1,4 @@
-import type { DriverGranted } from "./lock-driver.js";
+import type { DriverGranted } from "./driver-attempt.js";
 
 /**
  * `granted` with its lease start (and optionally its lease length) set. Built field by field: `{ ...granted, grantedAt }`

@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver, ReleaseWatch } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait } from "../driver/driver-attempt.js";
+import type { LockDriver, ReleaseWatch } from "../driver/lock-driver.js";
 import type { SemaphoreDriver } from "../driver/semaphore-driver.js";
 import { Latch } from "../time/latch.js";
 import type { LockCapabilities } from "../types.js";

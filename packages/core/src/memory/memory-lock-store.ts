@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "../driver/driver-attempt.js";
 import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { LockState } from "../types.js";

@@ -1,4 +1,4 @@
-import type { DriverGranted, DriverRefused, DriverRenewal } from "../driver/lock-driver.js";
+import type { DriverGranted, DriverRefused, DriverRenewal } from "../driver/driver-attempt.js";
 import type { DriverPermitRequest } from "../driver/semaphore-driver.js";
 import { PermitsMismatchError } from "../errors/permits-mismatch-error.js";
 import { monotonicNow } from "../time/monotonic.js";

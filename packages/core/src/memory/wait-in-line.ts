@@ -1,4 +1,4 @@
-import type { DriverGranted } from "../driver/lock-driver.js";
+import type { DriverGranted } from "../driver/driver-attempt.js";
 
 /** A request waiting in a memory store's FIFO line; the store calls `grant` when it takes it off the line. */
 export interface LineWaiter<R> {

@@ -1,5 +1,6 @@
 import { acquireObserved, observeAcquire } from "../diagnostics/observe-acquire.js";
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, LockDriver } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted } from "../driver/driver-attempt.js";
+import type { LockDriver } from "../driver/lock-driver.js";
 import { stampGrant } from "../driver/stamp-grant.js";
 import { LockTimeoutError } from "../errors/lock-timeout-error.js";
 import { ProviderClosedError } from "../errors/provider-closed-error.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { DriverAcquireRequest } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest } from "../driver/driver-attempt.js";
 import { LockError } from "../errors/lock-error.js";
 import { MemoryLockDriver } from "../memory/memory-lock-driver.js";
 import { MemoryLockStore } from "../memory/memory-lock-store.js";

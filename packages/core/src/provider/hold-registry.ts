@@ -1,5 +1,6 @@
 import { publishRenew, publishRenewFailure } from "../diagnostics/hold-events.js";
-import type { DriverAcquireRequest, DriverGranted, LockDriver } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest, DriverGranted } from "../driver/driver-attempt.js";
+import type { LockDriver } from "../driver/lock-driver.js";
 import { LockLostError } from "../errors/lock-lost-error.js";
 import { validateAcquireOptions } from "../options/validate-acquire.js";
 import { monotonicNow } from "../time/monotonic.js";

@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverGranted, LockDriver, ReleaseWatch } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest, DriverGranted } from "../driver/driver-attempt.js";
+import type { LockDriver, ReleaseWatch } from "../driver/lock-driver.js";
 import { stampGrant } from "../driver/stamp-grant.js";
 import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS } from "../options/defaults.js";
 import { abortableSleep } from "../time/abortable-sleep.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DriverRenewal } from "../driver/lock-driver.js";
+import type { DriverRenewal } from "../driver/driver-attempt.js";
 import { MemoryLockDriver } from "../memory/memory-lock-driver.js";
 import { MemoryLockStore } from "../memory/memory-lock-store.js";
 import { DriverLockProvider } from "./driver-lock-provider.js";

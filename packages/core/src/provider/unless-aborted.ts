@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverAcquireResult, LockDriver } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest, DriverAcquireResult } from "../driver/driver-attempt.js";
+import type { LockDriver } from "../driver/lock-driver.js";
 import type { WaitScope } from "./wait-scope.js";
 
 /**

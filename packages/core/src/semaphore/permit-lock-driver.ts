@@ -1,4 +1,5 @@
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "../driver/lock-driver.js";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait } from "../driver/driver-attempt.js";
+import type { LockDriver } from "../driver/lock-driver.js";
 import type { DriverPermitRequest, SemaphoreDriver } from "../driver/semaphore-driver.js";
 import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
 import type { LockCapabilities, LockState } from "../types.js";

@@ -6,9 +6,10 @@ import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import type { BackgroundTasks } from "../background-tasks.js";
 import type { ResolvedEtcdLockOptions } from "../etcd-lock-provider-options.js";
 import type { HoldRecord } from "../hold-record.js";
-import { HoldRegistry } from "../hold-registry.js";
+import { HoldRecords } from "../hold-records.js";
 import { HoldRenewer } from "../hold-renewer.js";
-import type { LeaseSlot, LeaseSlotAllocator } from "../lease-slot-allocator.js";
+import type { LeaseSlot } from "../lease-slot.js";
+import type { LeaseSlotAllocator } from "../lease-slot-allocator.js";
 import type { LockKeyspace } from "../lock-keyspace.js";
 import type { SessionLease } from "../session-lease.js";
 import { joinLine, permitEntry } from "./join-line.js";
@@ -43,7 +44,7 @@ const TRY_ATTEMPTS = 8;
 export class EtcdSemaphoreDriver implements SemaphoreDriver {
   readonly #context: EtcdSemaphoreContext;
   readonly #line: SemaphoreKeyspace;
-  readonly #holds: HoldRegistry;
+  readonly #holds: HoldRecords;
   readonly #renewer: HoldRenewer;
   readonly #waiter: PermitWaiter;
   readonly #closing = new AbortController();
@@ -54,7 +55,7 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
     const { client, settings, keyspace, session, slots, background } = context;
     this.#context = context;
     this.#line = new SemaphoreKeyspace(client, settings.requestTimeoutMs);
-    this.#holds = new HoldRegistry({ client, settings, keyspace, session, background });
+    this.#holds = new HoldRecords({ client, settings, keyspace, session, background });
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds: this.#holds, background });
     this.#waiter = new PermitWaiter({ client, settings, keyspace: this.#line, session, slots, holds: this.#holds });
   }

@@ -2,8 +2,9 @@ import type { DriverGranted, DriverPermitRequest } from "@distlock/core/driver";
 import { abortableSleep } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import type { ResolvedEtcdLockOptions } from "../etcd-lock-provider-options.js";
-import type { HoldRegistry } from "../hold-registry.js";
-import type { LeaseSlot, LeaseSlotAllocator } from "../lease-slot-allocator.js";
+import type { HoldRecords } from "../hold-records.js";
+import type { LeaseSlot } from "../lease-slot.js";
+import type { LeaseSlotAllocator } from "../lease-slot-allocator.js";
 import { WAIT_RETRY_MS } from "../queue-waiter.js";
 import type { SessionLease } from "../session-lease.js";
 import { joinLine, type PermitEntry, permitEntry } from "./join-line.js";
@@ -19,7 +20,7 @@ export interface PermitWaiterContext {
   readonly keyspace: SemaphoreKeyspace;
   readonly session: SessionLease;
   readonly slots: LeaseSlotAllocator;
-  readonly holds: HoldRegistry;
+  readonly holds: HoldRecords;
 }
 
 /** A waiter joins the line, whatever it holds, until its abort. */

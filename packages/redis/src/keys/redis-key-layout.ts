@@ -1,6 +1,6 @@
 /**
  * Names of everything one lock uses on the server. All share the hash tag `{<prefix>:<key>}`, so a
- * lock's hash, fencing counter, wait queue and release channel live in one Redis Cluster slot.
+ * lock's stored hold, fencing counter, wait queue and release channel live in one Redis Cluster slot.
  */
 export class RedisKeyLayout {
   readonly prefix: string;
@@ -35,12 +35,12 @@ export class RedisKeyLayout {
     return `${this.tag(key)}:released`;
   }
 
-  /** A SCAN MATCH pattern for the lock hash of every key that starts with `keyPrefix`, matched literally. */
+  /** A SCAN MATCH pattern for the stored hold of every key that starts with `keyPrefix`, matched literally. */
   lockKeyPattern(keyPrefix: string): string {
     return `{${escapeGlob(`${this.prefix}:${keyPrefix}`)}*}:lock`;
   }
 
-  /** The key whose lock hash is `name`, or undefined when `name` is not a lock hash of this layout. */
+  /** The key whose stored hold is `name`, or undefined when `name` is not a stored hold of this layout. */
   keyOfLockKey(name: string): string | undefined {
     const head = `{${this.prefix}:`;
     const tail = "}:lock";
@@ -48,7 +48,7 @@ export class RedisKeyLayout {
     return name.slice(head.length, -tail.length);
   }
 
-  /** The keys whose lock hashes are among `names` (each set of names from one server), skipping other names. */
+  /** The keys whose stored holds are among `names` (each set of names from one server), skipping other names. */
   *keysOfLockKeys(names: Iterable<Iterable<string>>): Generator<string> {
     for (const server of names) {
       for (const name of server) {

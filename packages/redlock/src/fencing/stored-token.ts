@@ -1,4 +1,4 @@
-/** The `token` field of one node's lock hash: null when the hold was taken without fencing. */
+/** The token field of one node's stored hold: null when the hold was taken without fencing. */
 export function parseStoredToken(raw: unknown): bigint | null {
   const text = String(raw);
   return text === "" ? null : BigInt(text);

@@ -1,8 +1,29 @@
 import { BackendUnavailableError } from "@distlock/core";
 import { CallDeadlines, monotonicNow } from "@distlock/core/internal";
-import { type ChannelListener, LastConnectionError, ReleaseSubscriber, type RespConnection, type ScriptTarget, scanNames } from "@distlock/redis/internal";
+import {
+  type ChannelListener,
+  LastConnectionError,
+  type RedisScript,
+  ReleaseSubscriber,
+  type RespConnection,
+  type ScriptTarget,
+  scanNames,
+} from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
-import type { NodeReply, ScriptCall } from "../quorum/node-set.js";
+
+/** One node's answer to a fanned-out call. */
+export type NodeReply<T> =
+  | { readonly node: RedlockNode; readonly ok: true; readonly value: T }
+  | { readonly node: RedlockNode; readonly ok: false; readonly error: unknown };
+
+/** One script call as each node of a fan-out runs it. */
+export interface ScriptCall {
+  /** Names the call in a failure's message, e.g. "acquire". */
+  readonly operation: string;
+  readonly script: RedisScript;
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number)[];
+}
 
 /** One independent Redis master of a Redlock quorum. */
 export interface RedlockNodeConfig {

@@ -1,7 +1,7 @@
 import type { NodeOutcome } from "@distlock/core";
 import { parseStoredToken } from "../fencing/stored-token.js";
-import type { RedlockNode } from "../nodes/redlock-node.js";
-import { type NodeReply, toOutcome } from "../quorum/node-set.js";
+import type { NodeReply, RedlockNode } from "../nodes/redlock-node.js";
+import { toOutcome } from "../quorum/node-set.js";
 
 /**
  * A node that granted (or re-entered) the lock; `token` is what its hash stores, null without fencing; `queued`: the

@@ -1,7 +1,8 @@
 import type { RedisKeyLayout, RedisScript } from "@distlock/redis/internal";
+import type { NodeReply } from "../nodes/redlock-node.js";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import type { LeaseBudget } from "../quorum/lease-budget.js";
-import type { NodeReply, NodeSet } from "../quorum/node-set.js";
+import type { NodeSet } from "../quorum/node-set.js";
 
 /** What every operation of a `RedlockLockDriver` runs on. */
 export interface QuorumContext {

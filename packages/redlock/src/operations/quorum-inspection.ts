@@ -35,7 +35,7 @@ export class QuorumInspection {
   }
 
   /**
-   * SCAN of every node for the lock hashes under `prefix`; a majority must answer, so every key a majority holds is
+   * SCAN of every node for the stored holds under `prefix`; a majority must answer, so every key a majority holds is
    * seen on at least one of them. Each key found is then read as `inspect` reads it: one held on a minority only
    * (a failed or half-released attempt) is left out.
    */

@@ -1,5 +1,6 @@
 import { QuorumNotReachedError } from "@distlock/core";
-import type { NodeReply, NodeSet } from "../quorum/node-set.js";
+import type { NodeReply } from "../nodes/redlock-node.js";
+import type { NodeSet } from "../quorum/node-set.js";
 import { QUORUM_FORCE_RELEASE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
 import { assertMajorityReachable, replyOutcome } from "./node-replies.js";
 import { type QuorumContext, runEverywhere } from "./quorum-context.js";

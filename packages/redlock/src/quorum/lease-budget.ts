@@ -1,5 +1,5 @@
 import { DRIFT_FACTOR, DRIFT_FLOOR_MS, monotonicNow } from "@distlock/core/internal";
-import type { FanOutBound } from "./node-set.js";
+import type { FanOutBound } from "./fan-out-options.js";
 
 /** Share of a lease one node may take to answer an acquire or renew. */
 const NODE_TIMEOUT_TTL_FRACTION = 0.1;

@@ -1,40 +1,8 @@
 import type { NodeOutcome } from "@distlock/core";
 import { Deadlines } from "@distlock/core/internal";
-import type { RedisScript } from "@distlock/redis/internal";
-import type { RedlockNode } from "../nodes/redlock-node.js";
+import type { NodeReply, RedlockNode, ScriptCall } from "../nodes/redlock-node.js";
+import type { FanOutBound, FanOutOptions } from "./fan-out-options.js";
 import { PendingFanOut } from "./pending-fan-out.js";
-
-/** One node's answer to a fanned-out call. */
-export type NodeReply<T> =
-  | { readonly node: RedlockNode; readonly ok: true; readonly value: T }
-  | { readonly node: RedlockNode; readonly ok: false; readonly error: unknown };
-
-/** One script call as each node of a fan-out runs it. */
-export interface ScriptCall {
-  /** Names the call in a failure's message, e.g. "acquire". */
-  readonly operation: string;
-  readonly script: RedisScript;
-  readonly keys: readonly string[];
-  readonly args: readonly (string | number)[];
-}
-
-/** How long a fan-out's nodes may take, and what a missing answer is reported as. */
-export interface FanOutBound {
-  /** Names the call in a timeout's message, e.g. "acquire". */
-  readonly operation: string;
-  readonly timeoutMs: number;
-  /** The longest bound for a node still making its first connection (see `RedlockNode.answerBoundMs`). */
-  readonly firstConnectMs: number;
-}
-
-/** What a fan-out calls and how long it waits. */
-export interface FanOutOptions<T> {
-  readonly bound?: FanOutBound | undefined;
-  /** Settle early once the answers in (undefined: no answer yet) decide the outcome. @default never */
-  readonly enough?: (answers: ReadonlyArray<NodeReply<T> | undefined>) => boolean;
-  /** @default every node */
-  readonly nodes?: readonly RedlockNode[];
-}
 
 /** The independent masters of one Redlock and the size of a majority of them. */
 export class NodeSet {

@@ -1,6 +1,6 @@
 import { type Deadlines, type Expiring, monotonicNow } from "@distlock/core/internal";
-import type { RedlockNode } from "../nodes/redlock-node.js";
-import type { FanOutOptions, NodeReply } from "./node-set.js";
+import type { NodeReply, RedlockNode } from "../nodes/redlock-node.js";
+import type { FanOutOptions } from "./fan-out-options.js";
 
 /** One fan-out between its calls and its last answer (see `NodeSet.runScript`). */
 export class PendingFanOut<T> implements Expiring {

@@ -3,7 +3,7 @@ import { Kysely, MysqlDialect } from "kysely";
 import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
 import type { Mysql2ConnectionOptions, Mysql2Module, Mysql2Pool, Mysql2PoolOptions } from "../clients/mysql2-api.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
-import type { AnyKysely } from "../statements/lock-statements.js";
+import type { AnyKysely } from "../statements/any-kysely.js";
 import { BoundedMysqlPool } from "./bounded-mysql-pool.js";
 import type { SqlConnection } from "./sql-connection.js";
 

@@ -3,7 +3,7 @@ import { Kysely, type SqliteDatabase, SqliteDialect } from "kysely";
 import type { BetterSqlite3Module } from "../clients/better-sqlite3-api.js";
 import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
-import type { AnyKysely } from "../statements/lock-statements.js";
+import type { AnyKysely } from "../statements/any-kysely.js";
 import type { SqlConnection } from "./sql-connection.js";
 
 /** A file's connection and how many providers of this process use it. */

@@ -2,7 +2,7 @@ import { type Migration, type MigrationProvider, sql } from "kysely";
 import { createPostgresLockFunctions } from "../postgres/postgres-lock-functions.js";
 import { semaphoreTables } from "../semaphore/semaphore-tables.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
-import type { AnyKysely } from "../statements/lock-statements.js";
+import type { AnyKysely } from "../statements/any-kysely.js";
 import { waiterTableName } from "../statements/waiter-queue.js";
 
 interface ColumnTypes {

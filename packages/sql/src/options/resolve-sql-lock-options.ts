@@ -4,7 +4,7 @@ import type { SqliteDatabase } from "kysely";
 import type { Mysql2Pool } from "../clients/mysql2-api.js";
 import type { PgPool } from "../clients/pg-api.js";
 import { SQL_DIALECT_NAMES, type SqlDialectName } from "../sql-dialect-name.js";
-import type { AnyKysely } from "../statements/lock-statements.js";
+import type { AnyKysely } from "../statements/any-kysely.js";
 import {
   DEFAULT_SQL_LOCK_OPTIONS,
   type ResolvedSqlLockOptions,

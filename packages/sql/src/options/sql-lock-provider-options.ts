@@ -4,7 +4,7 @@ import type { SqliteDatabase } from "kysely";
 import type { Mysql2Pool } from "../clients/mysql2-api.js";
 import type { PgPool } from "../clients/pg-api.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
-import type { AnyKysely } from "../statements/lock-statements.js";
+import type { AnyKysely } from "../statements/any-kysely.js";
 
 /** Where a lock lives: a row of the lock table, or the database's own session lock. */
 export type SqlLockMode = "table" | "session";

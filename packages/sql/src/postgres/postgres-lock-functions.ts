@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import type { AnyKysely } from "../statements/lock-statements.js";
+import type { AnyKysely } from "../statements/any-kysely.js";
 import { waiterTableName } from "../statements/waiter-queue.js";
 
 /** The PL/pgSQL function that acquires on lock table `table`. */

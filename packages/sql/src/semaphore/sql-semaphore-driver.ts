@@ -3,8 +3,8 @@ import type { DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, Sem
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import type { PgReleaseListener } from "../postgres/pg-release-listener.js";
 import { waiterTag } from "../postgres/postgres-lock-functions.js";
+import type { AnyKysely } from "../statements/any-kysely.js";
 import type { LockSqlFlavor } from "../statements/lock-sql-flavor.js";
-import type { AnyKysely } from "../statements/lock-statements.js";
 import { inWriteTransaction } from "../statements/write-transaction.js";
 import type { InFlight } from "../waiting/in-flight.js";
 import { type LineOperations, waitInLine } from "../waiting/wait-in-line.js";

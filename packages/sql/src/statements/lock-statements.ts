@@ -1,13 +1,10 @@
 import type { LockState } from "@distlock/core";
 import type { DriverAcquireRequest, DriverRefused, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
-import { type Kysely, type RawBuilder, sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
+import type { AnyKysely } from "./any-kysely.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import type { WaiterQueue } from "./waiter-queue.js";
-
-/** Any Kysely instance or transaction; the lock table is addressed with raw SQL, so no schema type is needed. */
-// biome-ignore lint/suspicious/noExplicitAny: the provider works on the caller's database, whatever its schema type.
-export type AnyKysely = Kysely<any>;
 
 /** Outcome of one release. */
 export interface ReleaseOutcome {

@@ -1,7 +1,8 @@
 import type { DriverAcquireRequest, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { sql } from "kysely";
-import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-statements.js";
+import type { AnyKysely } from "./any-kysely.js";
+import { LockStatements, type ReleaseOutcome } from "./lock-statements.js";
 import { MYSQL_FLAVOR } from "./mysql-flavor.js";
 import type { WaiterQueue } from "./waiter-queue.js";
 

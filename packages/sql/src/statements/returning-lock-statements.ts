@@ -1,8 +1,9 @@
 import type { DriverAcquireRequest, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
+import type { AnyKysely } from "./any-kysely.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
-import { type AnyKysely, LockStatements, type ReleaseOutcome } from "./lock-statements.js";
+import { LockStatements, type ReleaseOutcome } from "./lock-statements.js";
 import type { WaiterQueue } from "./waiter-queue.js";
 
 /** What the upsert returns when it took or re-entered the key. */

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
+import type { AnyKysely } from "./any-kysely.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
-import type { AnyKysely } from "./lock-statements.js";
 
 /** The waiter table that goes with lock table `table`. */
 export function waiterTableName(table: string): string {

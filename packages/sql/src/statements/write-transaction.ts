@@ -1,6 +1,6 @@
 import { sql } from "kysely";
+import type { AnyKysely } from "./any-kysely.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
-import type { AnyKysely } from "./lock-statements.js";
 
 /**
  * Runs `work` in a transaction on one reserved connection, opened with the dialect's `beginWrite`; commits, or rolls

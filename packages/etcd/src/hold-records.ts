@@ -4,13 +4,13 @@ import type { Etcd3, IKeyValue } from "etcd3";
 import type { BackgroundTasks } from "./background-tasks.js";
 import { type HoldRecord, holdId } from "./hold-record.js";
 import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
-import type { LeaseSlot } from "./lease-slot-allocator.js";
+import type { LeaseSlot } from "./lease-slot.js";
 import { decodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
 import type { LockKeyspace } from "./lock-keyspace.js";
 import type { SessionLease } from "./session-lease.js";
 
-/** What the registry shares with the rest of the driver. */
-export interface HoldRegistryContext {
+/** What the hold records share with the rest of the driver. */
+export interface HoldRecordsContext {
   readonly client: Etcd3;
   readonly settings: LeaseKeeperSettings;
   readonly keyspace: LockKeyspace;
@@ -25,12 +25,12 @@ const SWEEP_RETRY_MS = 500;
  * The holds this driver knows, by key and owner, kept in step with etcd: which lease each member key
  * is on, and the sweep that deletes an unrenewed hold on the session lease once its own TTL is over.
  */
-export class HoldRegistry {
-  readonly #context: HoldRegistryContext;
+export class HoldRecords {
+  readonly #context: HoldRecordsContext;
   readonly #holds = new Map<string, HoldRecord>();
   #closed = false;
 
-  constructor(context: HoldRegistryContext) {
+  constructor(context: HoldRecordsContext) {
     this.#context = context;
   }
 
@@ -131,7 +131,7 @@ export class HoldRegistry {
     this.#armSweep(record, record.expiresAt - monotonicNow());
   }
 
-  /** Stops every sweep and empties the registry; returns the holds it had. */
+  /** Stops every sweep and forgets every hold; returns the holds it had. */
   close(): HoldRecord[] {
     this.#closed = true;
     const records = [...this.#holds.values()];

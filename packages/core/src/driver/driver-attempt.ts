@@ -1,0 +1,57 @@
+/** One attempt to take or re-enter a key, as a driver receives it (already validated and rounded). */
+export interface DriverAcquireRequest {
+  /** The key as the caller named it; the driver namespaces it. */
+  readonly key: string;
+  /** The owner's credential; the server compares it atomically. */
+  readonly ownerSecret: string;
+  /** Public label stored next to the secret for `inspect`. */
+  readonly holder: string;
+  /** Lease length, already rounded to the driver's granularity. */
+  readonly ttlMs: number;
+  /**
+   * True when core drew `ownerSecret` for this acquire alone (no `owner` option, no enclosing owner scope): no other
+   * acquire, here or in another process, ever brings it, so the hold cannot be re-entered or released from elsewhere.
+   */
+  readonly freshOwner?: boolean;
+}
+
+/** The key was taken (fresh or re-entered). */
+export interface DriverGranted {
+  /** Discriminates a grant from a refusal. */
+  readonly acquired: true;
+  /** The hold's fencing token (unchanged on re-entry), or null without fencing. */
+  readonly fencingToken: bigint | null;
+  /** Reentrancy depth after this acquire. */
+  readonly holdCount: number;
+  /** Lease left on the server after this acquire (re-entry keeps the larger of old and new). */
+  readonly ttlMs: number;
+  /** `performance.now()` no later than the moment the server started this lease; set by drivers that wait natively. */
+  readonly grantedAt?: number;
+}
+
+/** The key is held by another owner. */
+export interface DriverRefused {
+  /** Discriminates a refusal from a grant. */
+  readonly acquired: false;
+  /** Upper bound on how long the current hold can last without renewal; bounds a waiter's sleep. */
+  readonly retryAfterMs: number;
+}
+
+/** What one attempt comes to. */
+export type DriverAcquireResult = DriverGranted | DriverRefused;
+
+/** One lease to extend in a batched renewal. */
+export interface DriverRenewal {
+  /** The key as the caller named it. */
+  readonly key: string;
+  /** The owner whose hold to extend; the server compares it atomically. */
+  readonly ownerSecret: string;
+  /** The lease to extend it to, rounded to the driver's granularity. */
+  readonly ttlMs: number;
+}
+
+/** How a driver's own waiting (`LockDriver.acquire`) must end. */
+export interface DriverWait {
+  /** Aborts with the reason the wait must reject with (the caller's reason, or a `LockTimeoutError`). */
+  readonly signal: AbortSignal;
+}
