@@ -2,31 +2,23 @@ import { PermitsMismatchError, type SemaphoreState } from "@distlock/core";
 import type { DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
+import type { RedisCalls } from "../connection/redis-calls.js";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
-import { slotBatches } from "../keys/slot-batches.js";
-import type { RedisScript } from "../scripts/redis-script.js";
+import { renewInBatches } from "../scripts/renew-in-batches.js";
 import { LocalLines } from "../waiting/local-lines.js";
-import type { ChannelListener } from "../waiting/release-subscriber.js";
 import { type QueueAccess, waitInQueue } from "../waiting/wait-in-queue.js";
 import type { CohortGrant, PassTarget } from "./permit-cohort.js";
 import { PermitCohorts } from "./permit-cohorts.js";
 import { PassRefusal, SEMAPHORE_PASS_SCRIPT } from "./semaphore-pass-script.js";
-import {
-  SEMAPHORE_ACQUIRE_SCRIPT,
-  SEMAPHORE_INSPECT_SCRIPT,
-  SEMAPHORE_LEAVE_SCRIPT,
-  SEMAPHORE_RELEASE_SCRIPT,
-  SEMAPHORE_RENEW_SCRIPT,
-} from "./semaphore-scripts.js";
+import { SEMAPHORE_ACQUIRE_SCRIPT, SEMAPHORE_LEAVE_SCRIPT, SEMAPHORE_RELEASE_SCRIPT } from "./semaphore-scripts.js";
+import { SEMAPHORE_INSPECT_SCRIPT, SEMAPHORE_RENEW_SCRIPT } from "./semaphore-state-scripts.js";
 import { SemaphoreWaiters } from "./semaphore-waiters.js";
 
 /** What the semaphores use of their lock driver: its key layout, its bounded script calls and its pub/sub connection. */
 export interface RedisSemaphoreAccess {
   readonly layout: RedisKeyLayout;
-  /** Runs a script, bounded by the command timeout, failing with `BackendUnavailableError`. */
-  run(operation: string, script: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown>;
-  /** Hears `channel` from the moment this resolves; returns the unsubscribe. */
-  listen(channel: string, listener: ChannelListener): Promise<() => void>;
+  /** The lock driver's calls: scripts bounded by the command timeout, release channels, failures as `BackendUnavailableError`. */
+  readonly calls: RedisCalls;
   /** True on a Cluster: renewals are batched per slot. */
   readonly cluster: boolean;
   readonly waiterLeaseMs: number;
@@ -63,10 +55,10 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
 
   constructor(access: RedisSemaphoreAccess) {
     this.#access = access;
-    this.#waiters = new SemaphoreWaiters(semaphoreChannelPrefix(access.layout), access.listen, access.lingerMs);
+    this.#waiters = new SemaphoreWaiters(semaphoreChannelPrefix(access.layout), access.calls.listen, access.lingerMs);
     this.#queue = {
       attempt: (request, waiterId) => this.#attempt(request as DriverPermitRequest, waiterId),
-      leave: (request, waiterId) => access.run("leave", SEMAPHORE_LEAVE_SCRIPT, [access.layout.tag(request.key)], [request.ownerSecret, waiterId]),
+      leave: (request, waiterId) => access.calls.run("leave", SEMAPHORE_LEAVE_SCRIPT, [access.layout.tag(request.key)], [request.ownerSecret, waiterId]),
       listen: (name, listener, waiterId) => this.#waiters.listen(name, waiterId, listener),
       newWaiterId: () => this.#waiters.newWaiterId(),
       waiterLeaseMs: access.waiterLeaseMs,
@@ -95,23 +87,9 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
   }
 
   async renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
-    const { layout } = this.#access;
-    const renewed = renewals.map(() => false);
+    const { layout, calls, cluster, renewBatchSize } = this.#access;
     const tags = renewals.map(({ key }) => layout.tag(key));
-    await Promise.all(
-      slotBatches(tags, this.#access.cluster, this.#access.renewBatchSize).map(async (batch) => {
-        const args = batch.flatMap((i) => [(renewals[i] as DriverRenewal).ownerSecret, (renewals[i] as DriverRenewal).ttlMs]);
-        const reply = (await this.#access.run(
-          "renew",
-          SEMAPHORE_RENEW_SCRIPT,
-          batch.map((i) => tags[i] as string),
-          args,
-        )) as number[];
-        batch.forEach((index, j) => {
-          renewed[index] = reply[j] === 1;
-        });
-      }),
-    );
+    const renewed = await renewInBatches(calls, SEMAPHORE_RENEW_SCRIPT, tags, renewals, { cluster, batchSize: renewBatchSize });
     const cohorts = this.#cohorts;
     if (cohorts !== undefined) for (const [i, { key, ownerSecret }] of renewals.entries()) if (!renewed[i]) cohorts.lost(key, ownerSecret);
     return renewed;
@@ -124,7 +102,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
   }
 
   async inspect(name: string): Promise<SemaphoreState | null> {
-    const reply = (await this.#access.run("inspect", SEMAPHORE_INSPECT_SCRIPT, [this.#access.layout.tag(name)], [])) as (string | number)[];
+    const reply = (await this.#access.calls.run("inspect", SEMAPHORE_INSPECT_SCRIPT, [this.#access.layout.tag(name)], [])) as (string | number)[];
     if (reply[0] === 0) return null;
     const holders = [];
     let inUse = 0;
@@ -139,7 +117,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
   /** The release script: the permits go back and on to the heads of the server's line. */
   async #giveBack(name: string, ownerSecret: string): Promise<boolean> {
     const args = [ownerSecret, this.#waiters.channel];
-    const reply = (await this.#access.run("release", SEMAPHORE_RELEASE_SCRIPT, [this.#access.layout.tag(name)], args)) as ReleaseReply;
+    const reply = (await this.#access.calls.run("release", SEMAPHORE_RELEASE_SCRIPT, [this.#access.layout.tag(name)], args)) as ReleaseReply;
     if (typeof reply === "number") return reply === 1;
     for (let i = 1; i + 3 < reply.length; i += 4) this.#waiters.deliver(`${reply[i]} ${reply[i + 1]} ${reply[i + 2]} ${reply[i + 3]}`);
     return reply[0] === 1;
@@ -191,7 +169,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
   async #pass(grant: CohortGrant, target: PassTarget): Promise<PassReply> {
     const args = [grant.secret, target.ownerSecret, grant.ttlMs, target.waiterId];
     try {
-      return (await this.#access.run("pass", SEMAPHORE_PASS_SCRIPT, [this.#access.layout.tag(grant.name)], args)) as PassReply;
+      return (await this.#access.calls.run("pass", SEMAPHORE_PASS_SCRIPT, [this.#access.layout.tag(grant.name)], args)) as PassReply;
     } catch (error) {
       // The pass may have run: the grant is then the target's, which its own attempt on the server finds.
       this.#cohorts?.end(grant);
@@ -204,7 +182,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
   async #attempt(request: DriverPermitRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
     const { key, ownerSecret, ttlMs, holder, permits, count } = request;
     const args = [ownerSecret, ttlMs, holder, permits, count, ...(waiterId === undefined ? [] : [waiterId, this.#access.waiterLeaseMs, this.#waiters.channel])];
-    const reply = (await this.#access.run("acquire", SEMAPHORE_ACQUIRE_SCRIPT, [this.#access.layout.tag(key)], args).catch((error: unknown) => {
+    const reply = (await this.#access.calls.run("acquire", SEMAPHORE_ACQUIRE_SCRIPT, [this.#access.layout.tag(key)], args).catch((error: unknown) => {
       // The script may still run (e.g. after a command timeout): a release sent now runs after it and gives back what
       // it granted, as nothing else will use this fresh owner secret.
       void this.#giveBack(key, ownerSecret).catch(() => undefined);

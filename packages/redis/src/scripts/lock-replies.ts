@@ -1,0 +1,45 @@
+import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
+import type { ScriptCall } from "../connection/redis-calls.js";
+import type { LocalLines, LocalWaiter } from "../waiting/local-lines.js";
+
+/** What the acquire script answers: a fresh grant's token, a refusal's remaining lease, or {1|2, token, holdCount, ttl left}. */
+export type AcquireReply = string | number | [number, string, number, number];
+
+/** What the release script answers: the hold count left, -1 when not held, or {token, ttl ms, jumped 1|0, waiters left} for a local pass. */
+export type ReleaseReply = number | [string, number, number, number];
+
+/** A release that offered the lock to a waiter of this process: the key, that waiter, and when it was sent. */
+export interface LocalOffer {
+  readonly key: string;
+  readonly waiter: LocalWaiter;
+  readonly sentAt: number;
+}
+
+/** An acquire attempt's call, and when it was sent (a grant's lease started after it). */
+export interface AttemptCall extends ScriptCall<DriverAcquireRequest> {
+  readonly sentAt: number;
+}
+
+export const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
+export const FREED = Object.freeze({ held: true, holdCount: 0 });
+
+/** The acquire script's reply as a grant or a refusal; a refusal without a lease to wait out retries after `fallbackRetryMs`. */
+export function attemptResult(reply: AcquireReply, request: DriverAcquireRequest, fallbackRetryMs: number): DriverGranted | DriverRefused {
+  if (typeof reply === "number") return { acquired: false, retryAfterMs: reply >= 0 ? reply : fallbackRetryMs };
+  return typeof reply === "string"
+    ? { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs: request.ttlMs }
+    : { acquired: true, fencingToken: BigInt(reply[1]), holdCount: Number(reply[2]), ttlMs: Number(reply[3]) };
+}
+
+/** The release script's reply as the driver's answer; a local pass hands the offered waiter its grant. */
+export function releaseResult(reply: ReleaseReply, request: LocalOffer | string, lines: LocalLines | undefined): { held: boolean; holdCount: number } {
+  if (typeof reply !== "number") {
+    const offer = request as LocalOffer;
+    const [token, ttlMs, jumped, queued] = reply;
+    lines?.passed(offer.key, jumped === 1);
+    offer.waiter.take({ fencingToken: BigInt(token), ttlMs: Number(ttlMs), grantedAt: offer.sentAt, keepsLease: false, queued: Number(queued) });
+    return FREED;
+  }
+  if (reply === 0) lines?.passed(typeof request === "string" ? request : request.key, false);
+  return reply === 0 ? FREED : reply < 0 ? NOT_HELD : { held: true, holdCount: reply };
+}
