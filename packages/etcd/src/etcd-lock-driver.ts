@@ -10,9 +10,9 @@ import { grantedFrom, MAX_CAS_ATTEMPTS } from "./hold-record.js";
 import { HoldRecords } from "./hold-records.js";
 import { HoldRenewer } from "./hold-renewer.js";
 import { LeaseSlotAllocator } from "./lease-slot-allocator.js";
+import { LineWaiter } from "./line-waiter.js";
 import { decodeMemberValue, encodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
 import { LockKeyspace } from "./lock-keyspace.js";
-import { QueueWaiter } from "./queue-waiter.js";
 import { EtcdSemaphoreDriver } from "./semaphore/etcd-semaphore-driver.js";
 import { SessionLease } from "./session-lease.js";
 import { toBackendError } from "./to-backend-error.js";
@@ -35,7 +35,7 @@ export class EtcdLockDriver implements LockDriver {
   readonly #holds: HoldRecords;
   readonly #slots: LeaseSlotAllocator;
   readonly #renewer: HoldRenewer;
-  readonly #queue: QueueWaiter;
+  readonly #queue: LineWaiter;
   readonly semaphores: EtcdSemaphoreDriver;
   #closed: Promise<void> | undefined;
 
@@ -63,7 +63,7 @@ export class EtcdLockDriver implements LockDriver {
     this.#holds = holds;
     this.#slots = slots;
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds, background });
-    this.#queue = new QueueWaiter({ client, settings, keyspace, session, slots, holds });
+    this.#queue = new LineWaiter({ client, settings, keyspace, session, slots, holds });
     this.semaphores = new EtcdSemaphoreDriver({
       client,
       settings,

@@ -24,4 +24,4 @@ export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT,
 export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";
 export { HOLD_FUNCTIONS, OWNS_STORED_HOLD, ownerPrefix, parseStoredHold, storedHold } from "./scripts/stored-hold.js";
 export { type ChannelListener, ReleaseSubscriber, type ReleaseSubscriberConfig } from "./waiting/release-subscriber.js";
-export { queueRefreshMs } from "./waiting/wait-in-queue.js";
+export { queueRefreshMs } from "./waiting/wait-in-server-line.js";

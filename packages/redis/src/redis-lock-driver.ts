@@ -15,8 +15,8 @@ import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT,
 import { renewInBatches } from "./scripts/renew-in-batches.js";
 import { ownerPrefix } from "./scripts/stored-hold.js";
 import { RedisSemaphoreDriver } from "./semaphore/redis-semaphore-driver.js";
-import { LocalLines } from "./waiting/local-lines.js";
-import { type QueueAccess, type QueuedGrant, waitInQueue } from "./waiting/wait-in-queue.js";
+import { CohortLines } from "./waiting/cohort-lines.js";
+import { type ServerLineAccess, type ServerLineGrant, waitInServerLine } from "./waiting/wait-in-server-line.js";
 
 const CAPABILITIES: LockCapabilities = Object.freeze({
   fencing: true,
@@ -37,9 +37,9 @@ export class RedisLockDriver implements LockDriver {
   readonly #config: RedisLockDriverConfig;
   readonly #calls: RedisCalls;
   readonly #replicas: ReplicaAcknowledgement | undefined;
-  readonly #queue: QueueAccess;
+  readonly #queue: ServerLineAccess;
   /** Undefined when releases pass nothing locally (`localPasses` 0, or `waitForReplicas`: a grant must be claimed). */
-  readonly #localLines: LocalLines | undefined;
+  readonly #localLines: CohortLines | undefined;
   /** The keys held here that pass among this process's fresh owners without a server call; undefined with `#localLines`. */
   readonly #cohorts: ProcessCohorts | undefined;
   /** The hot path's outcomes, made once: an acquire or release allocates no closures of its own. */
@@ -53,7 +53,7 @@ export class RedisLockDriver implements LockDriver {
     this.layout = new RedisKeyLayout(settings.prefix);
     this.#calls = new RedisCalls(config);
     this.#replicas = settings.waitForReplicas > 0 ? new ReplicaAcknowledgement(this.#calls, settings, config.target) : undefined;
-    this.#localLines = settings.localPasses > 0 && settings.waitForReplicas === 0 ? new LocalLines(settings.localPasses) : undefined;
+    this.#localLines = settings.localPasses > 0 && settings.waitForReplicas === 0 ? new CohortLines(settings.localPasses) : undefined;
     this.#cohorts =
       this.#localLines === undefined
         ? undefined
@@ -100,8 +100,8 @@ export class RedisLockDriver implements LockDriver {
   /** Queues on the server and takes the lock when a release hands it over (FIFO across processes). */
   acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
     const inCohort = this.#cohorts?.wait(request, wait.signal);
-    if (inCohort === undefined) return this.#waitInQueue(request, wait.signal);
-    return inCohort.then((granted) => granted ?? this.#waitInQueue(request, wait.signal));
+    if (inCohort === undefined) return this.#waitInServerLine(request, wait.signal);
+    return inCohort.then((granted) => granted ?? this.#waitInServerLine(request, wait.signal));
   }
 
   /** Extends leases; a cohort's holder renews the cohort's server hold. */
@@ -176,11 +176,11 @@ export class RedisLockDriver implements LockDriver {
   }
 
   /** Waits in the server's line; a grant there to a fresh owner starts a process cohort. */
-  #waitInQueue(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
-    const waiting = waitInQueue(this.#queue, request, signal);
+  #waitInServerLine(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
+    const waiting = waitInServerLine(this.#queue, request, signal);
     const cohorts = this.#cohorts;
     if (cohorts === undefined) return waiting;
-    return waiting.then((granted: QueuedGrant) => {
+    return waiting.then((granted: ServerLineGrant) => {
       // A grant from the line (a hand-off or a pass); one this wait's own attempt made is recorded already.
       cohorts.granted(request, granted, granted.grantedAt as number, granted.queued, true);
       return granted;

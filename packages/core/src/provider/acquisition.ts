@@ -8,8 +8,8 @@ import type { AcquireOptions, Lock } from "../types.js";
 import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { freshOrConfirmed } from "./fresh-grant.js";
 import type { HoldRegistry } from "./hold-registry.js";
-import { LocalWaitQueue } from "./local-wait-queue.js";
 import { pollUntilGranted } from "./poll-until-granted.js";
+import { ProcessLines } from "./process-lines.js";
 import { unlessAborted } from "./unless-aborted.js";
 import { openWait, type WaitScope } from "./wait-scope.js";
 
@@ -22,7 +22,7 @@ export class Acquisition {
   readonly #driver: LockDriver;
   readonly #holds: HoldRegistry;
   readonly #closed: () => boolean;
-  readonly #queue = new LocalWaitQueue();
+  readonly #queue = new ProcessLines();
   readonly #waits = new Set<WaitScope>();
 
   constructor(driver: LockDriver, holds: HoldRegistry, closed: () => boolean) {

@@ -4,7 +4,7 @@ import { stampGrant } from "../driver/stamp-grant.js";
 import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS } from "../options/defaults.js";
 import { abortableSleep } from "../time/abortable-sleep.js";
 import { monotonicNow } from "../time/monotonic.js";
-import type { WaitTicket } from "./local-wait-queue.js";
+import type { WaitTicket } from "./process-lines.js";
 
 /**
  * Waits for a driver without native queues: first for `ticket`'s turn in this process's line (the caller leaves it), then retries on each

@@ -5,7 +5,7 @@ import type { ResolvedEtcdLockOptions } from "../etcd-lock-provider-options.js";
 import type { HoldRecords } from "../hold-records.js";
 import type { LeaseSlot } from "../lease-slot.js";
 import type { LeaseSlotAllocator } from "../lease-slot-allocator.js";
-import { WAIT_RETRY_MS } from "../queue-waiter.js";
+import { WAIT_RETRY_MS } from "../line-waiter.js";
 import type { SessionLease } from "../session-lease.js";
 import { joinLine, type PermitEntry, permitEntry } from "./join-line.js";
 import { LineWatch } from "./line-watch.js";

@@ -2,7 +2,7 @@ import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver"
 import { monotonicNow, newOwnerSecret } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
-import { LocalLines } from "../waiting/local-lines.js";
+import { CohortLines } from "../waiting/cohort-lines.js";
 import type { ProcessCohort } from "./process-cohort.js";
 import { ProcessCohorts } from "./process-cohorts.js";
 
@@ -12,7 +12,7 @@ const grant = (fencingToken: bigint, ttlMs = 30_000): DriverGranted => ({ acquir
 
 function cohorts(maxPasses: number) {
   const givenBack: ProcessCohort[] = [];
-  return { cohorts: new ProcessCohorts(maxPasses, new LocalLines(maxPasses), (cohort) => givenBack.push(cohort)), givenBack };
+  return { cohorts: new ProcessCohorts(maxPasses, new CohortLines(maxPasses), (cohort) => givenBack.push(cohort)), givenBack };
 }
 
 describe("ProcessCohorts", () => {

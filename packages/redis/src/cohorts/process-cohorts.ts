@@ -1,6 +1,6 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlock/core/driver";
 import { monotonicNow } from "@distlock/core/internal";
-import type { LocalLines, LocalWaiter } from "../waiting/local-lines.js";
+import type { CohortLines, LocalWaiter } from "../waiting/cohort-lines.js";
 import { type CohortWaiter, ProcessCohort } from "./process-cohort.js";
 
 /** What a release by a cohort's holder does: passed on here ("passed"), or the cohort's hold to give back to the server. */
@@ -13,16 +13,16 @@ export type GiveBack = (cohort: ProcessCohort) => void;
  * The keys this process holds on the server for fresh owners (`DriverAcquireRequest.freshOwner`), each passed among its
  * acquirers without a server call at most `maxPasses` times in a row; then, or when nobody here wants it, the hold goes
  * back to the server, which hands it to the head of its line. See "Process cohorts" in the README. Shared with
- * `@distlock/redlock`, whose cohorts hold a key on a quorum and have no `LocalLines` (its waiters of this process stay
+ * `@distlock/redlock`, whose cohorts hold a key on a quorum and have no `CohortLines` (its waiters of this process stay
  * in the nodes' queues until the hold goes back).
  */
 export class ProcessCohorts {
   readonly #maxPasses: number;
-  readonly #lines: LocalLines | undefined;
+  readonly #lines: CohortLines | undefined;
   readonly #giveBack: GiveBack;
   readonly #cohorts = new Map<string, ProcessCohort>();
 
-  constructor(maxPasses: number, lines: LocalLines | undefined, giveBack: GiveBack) {
+  constructor(maxPasses: number, lines: CohortLines | undefined, giveBack: GiveBack) {
     this.#maxPasses = maxPasses;
     this.#lines = lines;
     this.#giveBack = giveBack;

@@ -1,6 +1,6 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
 import type { ScriptCall } from "../connection/redis-calls.js";
-import type { LocalLines, LocalWaiter } from "../waiting/local-lines.js";
+import type { CohortLines, LocalWaiter } from "../waiting/cohort-lines.js";
 
 /** What the acquire script answers: a fresh grant's token, a refusal's remaining lease, or {1|2, token, holdCount, ttl left}. */
 export type AcquireReply = string | number | [number, string, number, number];
@@ -32,7 +32,7 @@ export function attemptResult(reply: AcquireReply, request: DriverAcquireRequest
 }
 
 /** The release script's reply as the driver's answer; a local pass hands the offered waiter its grant. */
-export function releaseResult(reply: ReleaseReply, request: LocalOffer | string, lines: LocalLines | undefined): { held: boolean; holdCount: number } {
+export function releaseResult(reply: ReleaseReply, request: LocalOffer | string, lines: CohortLines | undefined): { held: boolean; holdCount: number } {
   if (typeof reply !== "number") {
     const offer = request as LocalOffer;
     const [token, ttlMs, jumped, queued] = reply;

@@ -1,7 +1,7 @@
 import type { DriverPermitRequest } from "@distlock/core/driver";
 import { newOwnerSecret } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
-import { LocalLines } from "../waiting/local-lines.js";
+import { CohortLines } from "../waiting/cohort-lines.js";
 import type { CohortGrant } from "./permit-cohort.js";
 import { PermitCohorts } from "./permit-cohorts.js";
 
@@ -11,7 +11,7 @@ const request = (ttlMs = TTL, count = 1): DriverPermitRequest => ({ key: NAME, o
 const waiting = () => new AbortController().signal;
 
 function cohorts(maxPasses = 4, waiterLeaseMs = 30_000) {
-  const serverLines = new LocalLines(maxPasses);
+  const serverLines = new CohortLines(maxPasses);
   return { here: new PermitCohorts(maxPasses, waiterLeaseMs, serverLines), serverLines };
 }
 

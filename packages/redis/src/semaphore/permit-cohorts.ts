@@ -1,7 +1,7 @@
 import type { DriverGranted, DriverPermitRequest } from "@distlock/core/driver";
 import { monotonicNow } from "@distlock/core/internal";
-import type { LocalLines, LocalWaiter } from "../waiting/local-lines.js";
-import { queueRefreshMs } from "../waiting/wait-in-queue.js";
+import type { CohortLines, LocalWaiter } from "../waiting/cohort-lines.js";
+import { queueRefreshMs } from "../waiting/wait-in-server-line.js";
 import { type CohortGrant, type LocalPermitWaiter, type PassTarget, PermitCohort } from "./permit-cohort.js";
 
 /**
@@ -14,11 +14,11 @@ export class PermitCohorts {
   readonly #maxPasses: number;
   readonly #waiterLeaseMs: number;
   /** This process's one-permit waiters in the servers' lines (they join it when refused). */
-  readonly #serverLines: LocalLines;
+  readonly #serverLines: CohortLines;
   readonly #cohorts = new Map<string, PermitCohort>();
 
   /** `waiterLeaseMs`: the server line's, which sets how long an acquire waits here at most (see `wait`). */
-  constructor(maxPasses: number, waiterLeaseMs: number, serverLines: LocalLines) {
+  constructor(maxPasses: number, waiterLeaseMs: number, serverLines: CohortLines) {
     this.#maxPasses = maxPasses;
     this.#waiterLeaseMs = waiterLeaseMs;
     this.#serverLines = serverLines;

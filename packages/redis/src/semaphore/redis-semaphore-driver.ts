@@ -5,8 +5,8 @@ import { monotonicNow } from "@distlock/core/internal";
 import type { RedisCalls } from "../connection/redis-calls.js";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { renewInBatches } from "../scripts/renew-in-batches.js";
-import { LocalLines } from "../waiting/local-lines.js";
-import { type QueueAccess, waitInQueue } from "../waiting/wait-in-queue.js";
+import { CohortLines } from "../waiting/cohort-lines.js";
+import { type ServerLineAccess, waitInServerLine } from "../waiting/wait-in-server-line.js";
 import type { CohortGrant, PassTarget } from "./permit-cohort.js";
 import { PermitCohorts } from "./permit-cohorts.js";
 import { PassRefusal, SEMAPHORE_PASS_SCRIPT } from "./semaphore-pass-script.js";
@@ -46,9 +46,9 @@ type PassReply = number | [string, number, number];
  */
 export class RedisSemaphoreDriver implements SemaphoreDriver {
   readonly #access: RedisSemaphoreAccess;
-  readonly #queue: QueueAccess;
+  readonly #queue: ServerLineAccess;
   /** `#queue` for one-permit waiters while cohorts are on: a refused waiter joins this process's line too, where a pass may reach it. */
-  readonly #cohortQueue: QueueAccess;
+  readonly #cohortQueue: ServerLineAccess;
   readonly #waiters: SemaphoreWaiters;
   /** Undefined with `localPasses` 0. */
   readonly #cohorts: PermitCohorts | undefined;
@@ -65,7 +65,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
       // The scripts grant a waiter its permits and tell it so, so the message is its permit (see semaphore-scripts.ts).
       claimHandOffs: false,
     };
-    const serverLines = access.localPasses > 0 ? new LocalLines(access.localPasses) : undefined;
+    const serverLines = access.localPasses > 0 ? new CohortLines(access.localPasses) : undefined;
     this.#cohorts = serverLines === undefined ? undefined : new PermitCohorts(access.localPasses, access.waiterLeaseMs, serverLines);
     this.#cohortQueue = serverLines === undefined ? this.#queue : { ...this.#queue, joinLocalLine: serverLines.join.bind(serverLines) };
   }
@@ -126,8 +126,8 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
   /** Waits in the server's line; a one-permit grant from there that left others waiting joins the cohort. */
   #waitInLine(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted> {
     const cohorts = this.#cohorts;
-    if (cohorts === undefined || request.count !== 1) return waitInQueue(this.#queue, request, signal);
-    return waitInQueue(this.#cohortQueue, request, signal).then((granted) => {
+    if (cohorts === undefined || request.count !== 1) return waitInServerLine(this.#queue, request, signal);
+    return waitInServerLine(this.#cohortQueue, request, signal).then((granted) => {
       cohorts.granted(request.key, request.ownerSecret, request.ttlMs, granted.queued);
       return granted;
     });

@@ -11,7 +11,7 @@ import type { LeaseBudget } from "../quorum/lease-budget.js";
 import type { NodeSet } from "../quorum/node-set.js";
 import { LEAVE_QUORUM_QUEUE_SCRIPT, QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
 import { QuorumReleaseWatch } from "../waiting/quorum-release-watch.js";
-import { type QueuePlace, waitInQuorumQueue } from "../waiting/wait-in-quorum-queue.js";
+import { type QueuePlace, waitInQuorumLine } from "../waiting/wait-in-quorum-line.js";
 import { type AcquireVote, acquireOutcome, type GrantVote, toAcquireVote } from "./acquire-votes.js";
 import { heldHere } from "./node-replies.js";
 import type { QuorumContext } from "./quorum-context.js";
@@ -51,7 +51,7 @@ export class QuorumAcquire {
   }
 
   acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
-    return waitInQuorumQueue(
+    return waitInQuorumLine(
       {
         attempt: (place) => this.#tryAcquire(request, place),
         watchTurn: (place, lastAttemptAt) => this.#watchTurn(request.key, place, lastAttemptAt),

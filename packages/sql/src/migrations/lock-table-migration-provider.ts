@@ -3,7 +3,7 @@ import { createPostgresLockFunctions } from "../postgres/postgres-lock-functions
 import { semaphoreTables } from "../semaphore/semaphore-tables.js";
 import type { SqlDialectName } from "../sql-dialect-name.js";
 import type { AnyKysely } from "../statements/any-kysely.js";
-import { waiterTableName } from "../statements/waiter-queue.js";
+import { waiterTableName } from "../statements/waiter-line.js";
 
 interface ColumnTypes {
   key: string;
@@ -80,7 +80,7 @@ export class LockTableMigrationProvider implements MigrationProvider {
     }
   }
 
-  /** The line of waiters (see `WaiterQueue`); its primary key serves every lookup, which is always by key. */
+  /** The line of waiters (see `WaiterLine`); its primary key serves every lookup, which is always by key. */
   async #createWaiterTable(db: AnyKysely): Promise<void> {
     const types = this.#types;
     await db.schema

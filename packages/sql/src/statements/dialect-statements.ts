@@ -8,7 +8,7 @@ import { POSTGRES_FLAVOR } from "./postgres-flavor.js";
 import { PostgresLockStatements } from "./postgres-lock-statements.js";
 import { ReturningLockStatements } from "./returning-lock-statements.js";
 import { SQLITE_FLAVOR } from "./sqlite-flavor.js";
-import { WaiterQueue } from "./waiter-queue.js";
+import { WaiterLine } from "./waiter-line.js";
 
 const FLAVORS: Readonly<Record<SqlDialectName, LockSqlFlavor>> = Object.freeze({ postgres: POSTGRES_FLAVOR, mysql: MYSQL_FLAVOR, sqlite: SQLITE_FLAVOR });
 
@@ -19,7 +19,7 @@ export function dialectFlavor(dialect: SqlDialectName): LockSqlFlavor {
 
 /** The dialect's statements on lock table `table`, each with the table's line of waiters. */
 export function dialectStatements(dialect: SqlDialectName, table: string): LockStatements {
-  const queue = new WaiterQueue(table, FLAVORS[dialect], WAITER_CLAIM_MS);
+  const queue = new WaiterLine(table, FLAVORS[dialect], WAITER_CLAIM_MS);
   if (dialect === "mysql") return new MysqlLockStatements(table, queue);
   if (dialect === "postgres") return new PostgresLockStatements(table, queue);
   return new ReturningLockStatements(table, SQLITE_FLAVOR, queue);

@@ -4,7 +4,7 @@ import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
 import type { AnyKysely } from "./any-kysely.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
-import type { WaiterQueue } from "./waiter-queue.js";
+import type { WaiterLine } from "./waiter-line.js";
 
 /** Outcome of one release. */
 export interface ReleaseOutcome {
@@ -29,9 +29,9 @@ export abstract class LockStatements {
   protected readonly table: RawBuilder<unknown>;
   protected readonly flavor: LockSqlFlavor;
   /** The server-side line of waiters; a free key goes to its first live waiter. */
-  readonly queue: WaiterQueue;
+  readonly queue: WaiterLine;
 
-  constructor(table: string, flavor: LockSqlFlavor, queue: WaiterQueue) {
+  constructor(table: string, flavor: LockSqlFlavor, queue: WaiterLine) {
     this.table = sql.table(table);
     this.flavor = flavor;
     this.queue = queue;

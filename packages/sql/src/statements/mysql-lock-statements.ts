@@ -4,7 +4,7 @@ import { sql } from "kysely";
 import type { AnyKysely } from "./any-kysely.js";
 import { LockStatements, type ReleaseOutcome } from "./lock-statements.js";
 import { MYSQL_FLAVOR } from "./mysql-flavor.js";
-import type { WaiterQueue } from "./waiter-queue.js";
+import type { WaiterLine } from "./waiter-line.js";
 
 interface OwnedRow {
   mine: number | string;
@@ -21,7 +21,7 @@ interface OwnedRow {
  * which tells release and renew whether a row matched whatever the client's FOUND_ROWS flag.
  */
 export class MysqlLockStatements extends LockStatements {
-  constructor(table: string, queue: WaiterQueue) {
+  constructor(table: string, queue: WaiterLine) {
     super(table, MYSQL_FLAVOR, queue);
   }
 

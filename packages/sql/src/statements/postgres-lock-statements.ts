@@ -6,7 +6,7 @@ import type { AnyKysely } from "./any-kysely.js";
 import type { ReleaseOutcome } from "./lock-statements.js";
 import { POSTGRES_FLAVOR } from "./postgres-flavor.js";
 import { type GrantedRow, granted, type HoldCountRow, ReturningLockStatements } from "./returning-lock-statements.js";
-import type { WaiterQueue } from "./waiter-queue.js";
+import type { WaiterLine } from "./waiter-line.js";
 
 /**
  * PostgreSQL: acquire (including a refusal's lease read) and release call the table's PL/pgSQL functions (see `createPostgresLockFunctions`), which
@@ -18,7 +18,7 @@ export class PostgresLockStatements extends ReturningLockStatements {
   readonly #release: RawBuilder<unknown>;
   readonly #channel: string;
 
-  constructor(table: string, queue: WaiterQueue) {
+  constructor(table: string, queue: WaiterLine) {
     super(table, POSTGRES_FLAVOR, queue);
     this.#acquire = sql.table(acquireFunctionName(table));
     this.#release = sql.table(releaseFunctionName(table));

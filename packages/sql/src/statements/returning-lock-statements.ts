@@ -4,7 +4,7 @@ import { type RawBuilder, sql } from "kysely";
 import type { AnyKysely } from "./any-kysely.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import { LockStatements, type ReleaseOutcome } from "./lock-statements.js";
-import type { WaiterQueue } from "./waiter-queue.js";
+import type { WaiterLine } from "./waiter-line.js";
 
 /** What the upsert returns when it took or re-entered the key. */
 export interface GrantedRow {
@@ -23,7 +23,7 @@ export interface HoldCountRow {
  * so one statement both decides and reports; no row back means another owner holds the key.
  */
 export class ReturningLockStatements extends LockStatements {
-  constructor(table: string, flavor: LockSqlFlavor, queue: WaiterQueue) {
+  constructor(table: string, flavor: LockSqlFlavor, queue: WaiterLine) {
     super(table, flavor, queue);
   }
 

@@ -30,7 +30,7 @@ export interface LocalWaiter {
  * Cohorting"): a release may pass the lock to the next waiter here with no message, at most `maxJumps` times in a row
  * ahead of earlier waiters elsewhere; then it goes to the head of the line.
  */
-export class LocalLines {
+export class CohortLines {
   readonly #maxJumps: number;
   readonly #lines = new Map<string, LocalWaiter[]>();
   readonly #jumps = new Map<string, number>();

@@ -12,7 +12,7 @@ interface Entry {
 }
 
 /** Per-key FIFO of this process's waiters, so only the first one competes with other processes (no herd inside a process). */
-export class LocalWaitQueue {
+export class ProcessLines {
   readonly #lines = new Map<string, Entry[]>();
 
   /** True while anyone waits in (or heads) the line for `key`. */

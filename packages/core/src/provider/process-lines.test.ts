@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { LocalWaitQueue } from "./local-wait-queue.js";
+import { ProcessLines } from "./process-lines.js";
 
-describe("LocalWaitQueue", () => {
+describe("ProcessLines", () => {
   it("lets waiters of one key go one at a time in arrival order, and other keys independently", async () => {
-    const queue = new LocalWaitQueue();
+    const queue = new ProcessLines();
     const signal = new AbortController().signal;
     const order: string[] = [];
     const tickets = ["a1", "a2", "a3"].map((name) => ({ name, ticket: queue.enter("a") }));
@@ -22,7 +22,7 @@ describe("LocalWaitQueue", () => {
   });
 
   it("a waiter that leaves before its turn does not block the ones behind it", async () => {
-    const queue = new LocalWaitQueue();
+    const queue = new ProcessLines();
     const signal = new AbortController().signal;
     const first = queue.enter("k");
     const quitter = queue.enter("k");
@@ -34,7 +34,7 @@ describe("LocalWaitQueue", () => {
   });
 
   it("turn resolves on abort without taking the turn", async () => {
-    const queue = new LocalWaitQueue();
+    const queue = new ProcessLines();
     queue.enter("k");
     const controller = new AbortController();
     const waiting = queue.enter("k").turn(controller.signal);

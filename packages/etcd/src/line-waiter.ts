@@ -12,7 +12,7 @@ import type { LockKeyspace, QueuePosition } from "./lock-keyspace.js";
 import type { SessionLease } from "./session-lease.js";
 
 /** What a waiter shares with the rest of the driver. */
-export interface QueueWaiterContext {
+export interface LineWaiterContext {
   readonly client: Etcd3;
   readonly settings: ResolvedEtcdLockOptions;
   readonly keyspace: LockKeyspace;
@@ -25,10 +25,10 @@ export interface QueueWaiterContext {
 export const WAIT_RETRY_MS = 200;
 
 /** Go's `Mutex.Lock`: put my member key, then wait for each predecessor's deletion until none is left. */
-export class QueueWaiter {
-  readonly #context: QueueWaiterContext;
+export class LineWaiter {
+  readonly #context: LineWaiterContext;
 
-  constructor(context: QueueWaiterContext) {
+  constructor(context: LineWaiterContext) {
     this.#context = context;
   }
 

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { Latch, monotonicNow } from "@distlock/core/internal";
+import type { LocalWaiter } from "./cohort-lines.js";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
-import type { LocalWaiter } from "./local-lines.js";
 import type { ChannelListener } from "./release-subscriber.js";
 
 /** What a queued wait needs from the driver. */
-export interface QueueAccess {
+export interface ServerLineAccess {
   /** One queue-aware attempt that queues (or refreshes) `waiterId` when refused. */
   attempt(request: DriverAcquireRequest, waiterId: string): Promise<DriverAcquireResult>;
   /** Drops the waiter's entry and gives back a lock handed to it; best effort. */
@@ -25,7 +25,7 @@ export interface QueueAccess {
 }
 
 /** A grant a queued wait ends with, and how many waiters the server's queue held after it (0 when unknown). */
-export interface QueuedGrant extends DriverGranted {
+export interface ServerLineGrant extends DriverGranted {
   readonly queued: number;
 }
 
@@ -35,7 +35,7 @@ export interface QueuedGrant extends DriverGranted {
  * a hand-off announced on the channel is taken without another round trip. On any failure or abort the
  * waiter leaves the queue (giving back a lock that reached it too late; bounded by the command timeout) and then rejects.
  */
-export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<QueuedGrant> {
+export async function waitInServerLine(queue: ServerLineAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<ServerLineGrant> {
   const waiterId = queue.newWaiterId?.() ?? randomBytes(12).toString("base64url");
   let handOff: HandOffMessage | undefined;
   // Spent by the pause it ends: a message that comes during an attempt ends the next pause at once, so a hand-off
@@ -113,7 +113,7 @@ export async function waitInQueue(queue: QueueAccess, request: DriverAcquireRequ
   }
 }
 
-function handedOver(handOff: HandOffMessage, grantedAt: number): QueuedGrant {
+function handedOver(handOff: HandOffMessage, grantedAt: number): ServerLineGrant {
   return { acquired: true, fencingToken: handOff.fencingToken, holdCount: 1, ttlMs: handOff.ttlMs, grantedAt, queued: handOff.queued };
 }
 

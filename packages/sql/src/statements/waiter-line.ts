@@ -15,7 +15,7 @@ export function waiterTableName(table: string): string {
  * waiter pushes out by the claim window, so a waiter that crashed, hung or gave up stops counting after at most
  * that window. A free or expired key goes to the first live waiter; a caller without a live place yields to all.
  */
-export class WaiterQueue {
+export class WaiterLine {
   readonly #table: RawBuilder<unknown>;
   readonly #flavor: LockSqlFlavor;
   readonly #claim: RawBuilder<number>;

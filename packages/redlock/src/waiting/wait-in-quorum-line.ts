@@ -31,7 +31,7 @@ export interface QuorumQueueAccess {
  * then attempts again; the place is refreshed well before it expires and when the holder's lease may have ended
  * unreleased. On any failure or abort the waiter leaves the queues (bounded by the node timeout) and then rejects.
  */
-export async function waitInQuorumQueue(queue: QuorumQueueAccess, ttlMs: number, signal: AbortSignal): Promise<DriverGranted> {
+export async function waitInQuorumLine(queue: QuorumQueueAccess, ttlMs: number, signal: AbortSignal): Promise<DriverGranted> {
   const place = { id: randomBytes(12).toString("base64url"), ticket: String(wallClockMicros()), leaseMs: queue.waiterLeaseMs };
   let attemptAt = monotonicNow();
   const watch = await queue.watchTurn(place, () => attemptAt);
