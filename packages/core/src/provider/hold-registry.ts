@@ -144,7 +144,7 @@ export class HoldRegistry implements HoldOperations {
 
   /** Drops the ended holds from `#holdByKey`, so that it stays about as large as the list of live holds. */
   #prune(): void {
-    for (const [key, hold] of this.#holdByKey) if (hold.listSlot < 0) this.#holdByKey.delete(key);
+    for (const [key, hold] of this.#holdByKey) if (hold.listIndex < 0) this.#holdByKey.delete(key);
   }
 }
 

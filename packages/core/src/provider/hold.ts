@@ -18,7 +18,7 @@ export class Hold {
   /** True once the last handle's release was sent: the key is about to be free, and its release may already be announced. */
   releasing = false;
   /** Where it is in its provider's `HoldList`; -1 when not there. */
-  listSlot = -1;
+  listIndex = -1;
   #validUntil: number;
   #renewAt: number;
   /** Armed only while someone may listen to `signal`; everything else checks the deadline when it reads the state. */
