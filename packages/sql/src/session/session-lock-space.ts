@@ -4,6 +4,7 @@ import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
 import { SessionHold, type SessionHoldLoss, type SessionSlot } from "./session-hold.js";
+import { idleLimitFor, leastBusy } from "./session-idle-limit.js";
 import type { SessionLockId } from "./session-lock-id.js";
 import { SessionLockIds } from "./session-lock-ids.js";
 
@@ -54,7 +55,7 @@ export class SessionLockSpace {
   async #tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
     const local = this.#reenter(request);
     if (local !== undefined) return local;
-    const slot = this.#idleHoldingSlot() ?? (await this.#open(false));
+    const slot = leastBusy(this.#slots) ?? (await this.#open(false));
     if (this.#needsIdleLimit(slot, request.ttlMs)) await this.#limitIdle(slot, request.ttlMs);
     const id = this.#ids.of(request.key);
     slot.inFlight++;
@@ -232,20 +233,13 @@ export class SessionLockSpace {
   /** Sets the server's idle limit to the longest lease the session keeps, so a frozen or vanished client frees them by then. */
   async #limitIdle(slot: SessionSlot, ttlMs: number): Promise<void> {
     if (!this.#needsIdleLimit(slot, ttlMs)) return;
-    const limit = this.#idleLimitFor(slot, ttlMs);
+    const limit = idleLimitFor(slot, ttlMs, this.#dialect.idleGranularityMs);
     await this.#on(slot, () => slot.connection.limitIdle(limit));
     slot.idleLimitMs = limit;
   }
 
   #needsIdleLimit(slot: SessionSlot, ttlMs: number): boolean {
-    return slot.idleLimitMs !== this.#idleLimitFor(slot, ttlMs);
-  }
-
-  #idleLimitFor(slot: SessionSlot, ttlMs: number): number {
-    let longest = ttlMs;
-    for (const hold of slot.holds) longest = Math.max(longest, hold.ttlMs);
-    const step = this.#dialect.idleGranularityMs;
-    return Math.ceil(longest / step) * step;
+    return slot.idleLimitMs !== idleLimitFor(slot, ttlMs, this.#dialect.idleGranularityMs);
   }
 
   async #cancelWait(victim: SessionSlot): Promise<void> {
@@ -259,14 +253,7 @@ export class SessionLockSpace {
 
   /** The least busy session that is not waiting; the first one is opened on demand. */
   async #holdingSlot(): Promise<SessionSlot> {
-    return this.#idleHoldingSlot() ?? this.#open(false);
-  }
-
-  /** The least busy session that is not waiting, if there is one. */
-  #idleHoldingSlot(): SessionSlot | undefined {
-    let best: SessionSlot | undefined;
-    for (const slot of this.#slots) if (!slot.waiting && (best === undefined || slot.inFlight < best.inFlight)) best = slot;
-    return best;
+    return leastBusy(this.#slots) ?? this.#open(false);
   }
 
   /** A session that keeps nothing (so its wait can deadlock with no one), or a new one. */
