@@ -1,11 +1,9 @@
-import type { AcquireOptions, Lock } from "@distlock/core";
 import { DriverLockProvider } from "@distlock/core/driver";
 import { openSqlConnection } from "./connect/open-sql-connection.js";
 import { resolveSqlLockOptions } from "./options/resolve-sql-lock-options.js";
 import type { SqlLockProviderOptions } from "./options/sql-lock-provider-options.js";
 import { openSessionTarget } from "./session/open-session-target.js";
 import { SessionLockDriver } from "./session/session-lock-driver.js";
-import { SessionLockHandle } from "./session/session-lock-handle.js";
 import { SqlLockDriver } from "./sql-lock-driver.js";
 
 /**
@@ -40,22 +38,6 @@ export class SqlLockProvider extends DriverLockProvider {
       resolved.mode === "session" ? new SessionLockDriver(openSessionTarget(resolved), resolved) : new SqlLockDriver(openSqlConnection(resolved), resolved);
     super(driver, { holderLabel: resolved.holderLabel });
     this.#driver = driver;
-  }
-
-  override async acquire(key: string, options?: AcquireOptions): Promise<Lock> {
-    return this.#watchSession(await super.acquire(key, options));
-  }
-
-  override async tryAcquire(key: string, options?: AcquireOptions): Promise<Lock | null> {
-    const lock = await super.tryAcquire(key, options);
-    return lock === null ? null : this.#watchSession(lock);
-  }
-
-  /** Session mode: the lock's signal also aborts the moment its session is gone. */
-  #watchSession(lock: Lock): Lock {
-    if (!(this.#driver instanceof SessionLockDriver)) return lock;
-    const lost = this.#driver.lostSignal(lock.key, lock.fencingToken);
-    return lost === undefined ? lock : new SessionLockHandle(lock, lost);
   }
 
   /** Creates or upgrades the lock table now; needed once per database when `migrate` is off. */

@@ -27,6 +27,12 @@ export interface DriverGranted {
   readonly ttlMs: number;
   /** `performance.now()` no later than the moment the server started this lease; set by drivers that wait natively. */
   readonly grantedAt?: number;
+  /**
+   * Aborts the moment the server side of this hold is gone before its lease ends (e.g. the database session that keeps
+   * it closed); core then loses the hold at once, its `signal` aborting with `LOCK_LOST` whose `cause` is this signal's
+   * reason. Give the same signal for every re-entry of the hold.
+   */
+  readonly lost?: AbortSignal;
 }
 
 /** The key is held by another owner. */

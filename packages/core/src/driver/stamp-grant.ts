@@ -5,5 +5,5 @@ import type { DriverGranted } from "./driver-attempt.js";
  * on the acquire path took V8's slow object-clone route and cost more than the rest of an in-memory acquire.
  */
 export function stampGrant(granted: DriverGranted, grantedAt: number, ttlMs: number = granted.ttlMs): DriverGranted {
-  return { acquired: true, fencingToken: granted.fencingToken, holdCount: granted.holdCount, ttlMs, grantedAt };
+  return { acquired: true, fencingToken: granted.fencingToken, holdCount: granted.holdCount, ttlMs, grantedAt, lost: granted.lost };
 }

@@ -133,6 +133,7 @@ export class HoldRegistry implements HoldOperations {
       this.#holdByKey.set(request.key, hold);
     }
     hold.openHandles += 1;
+    if (granted.lost !== undefined) hold.follow(granted.lost);
     this.#scheduler.added(hold);
     return hold;
   }

@@ -26,6 +26,9 @@ export class Hold {
   #ended = false;
   #controller: AbortController | undefined;
   #lostReason: LockLostError | undefined;
+  /** The driver's signal of the server-side hold's loss that this hold follows (`follow`), and how to stop. */
+  #followed: AbortSignal | undefined;
+  #unfollow: (() => void) | undefined;
   readonly #onEnd: (hold: Hold) => void;
 
   constructor(
@@ -110,6 +113,20 @@ export class Hold {
     publishLost(this, reason);
   }
 
+  /** Loses the hold the moment `lost` aborts: the driver says the server side of the hold is gone (`DriverGranted.lost`). */
+  follow(lost: AbortSignal): void {
+    if (lost === this.#followed || this.#ended) return;
+    this.#unfollow?.();
+    const onLost = () => this.lose("the backend reported its server-side hold gone", lost.reason);
+    if (lost.aborted) {
+      onLost();
+      return;
+    }
+    lost.addEventListener("abort", onLost, { once: true });
+    this.#followed = lost;
+    this.#unfollow = () => lost.removeEventListener("abort", onLost);
+  }
+
   /** The last local handle was released: stop timers without aborting. */
   finish(): void {
     const released = !this.#ended && this.#lostReason === undefined;
@@ -118,6 +135,8 @@ export class Hold {
   }
 
   #end(): void {
+    this.#unfollow?.();
+    this.#unfollow = undefined;
     clearTimeout(this.#deadline);
     this.#deadline = undefined;
     this.#ended = true;

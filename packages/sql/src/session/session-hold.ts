@@ -16,16 +16,8 @@ export interface SessionSlot {
   idleLimitMs: number;
 }
 
-/** How a hold's loss shows: a flag, and a signal made only when someone asks for it. */
-export interface SessionHoldLoss {
-  /** True once the hold is lost (its session ended, it expired, it was force-released). */
-  readonly isLost: boolean;
-  /** Aborts with `LockLostError` the moment the hold is lost; made on first use (an AbortSignal costs more than the rest of a hold). */
-  readonly lost: AbortSignal;
-}
-
 /** One owner's hold of one key, kept by one session; re-entries only count here. */
-export class SessionHold implements SessionHoldLoss {
+export class SessionHold {
   readonly key: string;
   readonly id: SessionLockId;
   readonly ownerSecret: string;
@@ -51,10 +43,7 @@ export class SessionHold implements SessionHoldLoss {
     this.expiresAt = monotonicNow() + init.ttlMs;
   }
 
-  get isLost(): boolean {
-    return this.#lostBecause !== undefined;
-  }
-
+  /** Aborts with `LockLostError` the moment the hold is lost (its session ended, it expired, it was force-released); core follows it (`DriverGranted.lost`). */
   get lost(): AbortSignal {
     if (this.#lost === undefined) {
       this.#lost = new AbortController();

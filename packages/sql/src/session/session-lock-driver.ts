@@ -4,7 +4,6 @@ import type { DriverAcquireResult } from "@distlock/core/internal";
 import { holderLabel, redactCredentials } from "@distlock/core/internal";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import type { SessionDialect } from "./session-connection.js";
-import type { SessionHoldLoss } from "./session-hold.js";
 import { SessionLockSpace } from "./session-lock-space.js";
 import { useSessionLockSpace } from "./session-space-registry.js";
 
@@ -53,11 +52,6 @@ export class SessionLockDriver implements LockDriver {
     this.#space = used.space;
     this.#leave = used.leave;
     this.acquire = (request, wait) => this.#run("acquire", () => this.#space.acquire(request, wait.signal), wait.signal);
-  }
-
-  /** How the loss of the hold named by `fencingToken` shows (its signal made on first use), if this process still has it. */
-  lostSignal(key: string, fencingToken: bigint | null): SessionHoldLoss | undefined {
-    return this.#space.holdLoss(key, fencingToken);
   }
 
   ready(): Promise<void> {

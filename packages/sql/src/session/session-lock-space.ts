@@ -3,7 +3,7 @@ import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlo
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
-import { SessionHold, type SessionHoldLoss, type SessionSlot } from "./session-hold.js";
+import { SessionHold, type SessionSlot } from "./session-hold.js";
 import { idleLimitFor, leastBusy } from "./session-idle-limit.js";
 import type { SessionLockId } from "./session-lock-id.js";
 import { SessionLockIds } from "./session-lock-ids.js";
@@ -31,12 +31,6 @@ export class SessionLockSpace {
     this.#dialect = dialect;
     this.#ids = new SessionLockIds(namespace);
     this.#label = label;
-  }
-
-  /** How the loss of the hold that `fencingToken` names shows, if this space still has it. */
-  holdLoss(key: string, fencingToken: bigint | null): SessionHoldLoss | undefined {
-    const hold = this.#holds.get(key);
-    return hold !== undefined && hold.fencingToken === fencingToken ? hold : undefined;
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
@@ -200,7 +194,8 @@ export class SessionLockSpace {
     if (hold.ownerSecret !== request.ownerSecret) return { acquired: false, retryAfterMs: Math.max(1, hold.remainingMs()) };
     hold.holdCount++;
     hold.extend(request.ttlMs, this.#expire);
-    return { acquired: true, fencingToken: hold.fencingToken, holdCount: hold.holdCount, ttlMs: Math.max(1, Math.floor(hold.remainingMs())) };
+    const ttlMs = Math.max(1, Math.floor(hold.remainingMs()));
+    return { acquired: true, fencingToken: hold.fencingToken, holdCount: hold.holdCount, ttlMs, lost: hold.lost };
   }
 
   #register(request: DriverAcquireRequest, slot: SessionSlot, id: SessionLockId, fencingToken: bigint, grantedAt?: number): DriverGranted {
@@ -209,7 +204,7 @@ export class SessionLockSpace {
     hold.extend(request.ttlMs, this.#expire);
     this.#holds.set(request.key, hold);
     slot.holds.add(hold);
-    return { acquired: true, fencingToken, holdCount: 1, ttlMs: request.ttlMs, grantedAt };
+    return { acquired: true, fencingToken, holdCount: 1, ttlMs: request.ttlMs, grantedAt, lost: hold.lost };
   }
 
   /** A lease that passed without renewal frees its key, as an expired row would in table mode. */
