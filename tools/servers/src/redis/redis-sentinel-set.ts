@@ -136,7 +136,7 @@ export class RedisSentinelSet implements AsyncDisposable {
    * The roles are read here, not assumed: Sentinels fail over on their own. On a switch a Sentinel gives the new
    * master `down-after-milliseconds` (1 s in the fault matrix) to answer a PING, over a link it reconnects at most once
    * a second, and clears its failover timer; when that PING reply is late, the Sentinels take the new master for down
-   * and fail back at once. Once they agree, a
+   * and fail back at once (a third of the sets in `bin/soak-sentinel-set.js` did, loaded or not). Once they agree, a
    * server still acting as master on its own is made the master's replica here, as Sentinel itself would
    * (`+convert-to-slave`) only seconds later.
    */
