@@ -50,6 +50,7 @@ export {
   RedisSentinelSet,
   type RedisSentinelSetOptions,
   SENTINEL_MASTER_NAME,
+  type SentinelRoles,
   startRedisSentinelSet,
 } from "./redis/redis-sentinel-set.js";
 export {

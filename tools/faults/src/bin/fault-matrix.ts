@@ -13,7 +13,9 @@ const USAGE = `Usage: distlock-fault-matrix [--long] [--backend <name>]... [--fa
   --backend    ${BACKEND_NAMES.join(", ")} (default: all)
   --fault      ${FAULT_NAMES.join(", ")} (default: all that apply)
   --primitive  ${PRIMITIVES.join(", ")} (default: both; semaphore rows run on ${Object.keys(SEMAPHORE_FAULTS).join(", ")})
-Prints the matrix as a Markdown table; exits 1 if any row has a violation.`;
+Prints the matrix as a Markdown table. A row that could not run (its servers did not start, its set-up or a fault's
+injection failed) is reported as a failed row with the reason, and the other rows still run. Exits 1 if any row has a
+violation or a worker failure or failed, 2 on a usage error.`;
 
 function pick<T extends string>(values: string[] | undefined, allowed: readonly T[], flag: string): T[] | undefined {
   if (values === undefined) return undefined;
@@ -47,13 +49,18 @@ async function main(): Promise<number> {
     ...(faults === undefined ? {} : { faults }),
     ...(primitives === undefined ? {} : { primitives }),
     settings,
-    onRow: (row) => console.error(`${rowName(row)}: ${row.operations} ops, ${row.violations.length} violations, ${row.fencedOverlaps.length} fenced overlaps`),
+    onRow: (row) =>
+      console.error(
+        row.failure === undefined
+          ? `${rowName(row)}: ${row.operations} ops, ${row.violations.length} violations, ${row.fencedOverlaps.length} fenced overlaps`
+          : `${rowName(row)}: row failed: ${row.failure}`,
+      ),
   });
   const machine = `${type()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
   const form = `${values.long ? "long" : "short"} form, ${settings.lockersPerWorker} lockers per worker process, semaphores of ${settings.semaphorePermits} permits`;
   console.log(`Fault matrix (${form}), ${startedAt.toISOString()}, ${machine}\n`);
   console.log(formatTable(rows));
-  return rows.some((row) => row.violations.length > 0 || row.workerFailures.length > 0) ? 1 : 0;
+  return rows.some((row) => row.failure !== undefined || row.violations.length > 0 || row.workerFailures.length > 0) ? 1 : 0;
 }
 
 // Exits as soon as the outcome is written rather than waiting for the event loop to drain: after 3 of 4 long-form runs

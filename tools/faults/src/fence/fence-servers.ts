@@ -22,14 +22,21 @@ async function startFenceServer(kind: FenceKind): Promise<FenceServer> {
   }
 }
 
-/** The resources' servers of a run, each started on first use and kept (never faulted) until the run ends. */
+/**
+ * The resources' servers of a run, each started on first use and kept (never faulted) until the run ends. One that did
+ * not start is started afresh on the next use (that row fails, the next may not).
+ */
 export class FenceServers implements AsyncDisposable {
   readonly #started = new Map<FenceKind, Promise<FenceServer>>();
 
   get(kind: FenceKind): Promise<FenceServer> {
     let server = this.#started.get(kind);
     if (server === undefined) {
-      server = startFenceServer(kind);
+      const starting = startFenceServer(kind);
+      starting.catch(() => {
+        if (this.#started.get(kind) === starting) this.#started.delete(kind);
+      });
+      server = starting;
       this.#started.set(kind, server);
     }
     return server;

@@ -144,13 +144,15 @@ async function lagReplica(run: RowRun, servers: RedisSentinelSet, replica: Redis
   return required(await run.log.next(masterOnly, 10_000), "no lease was taken or refused on the master while the replica lagged");
 }
 
-/** SIGKILLs the master; once every Sentinel names the replica, starts the old master again as the new one's replica. */
+/**
+ * SIGKILLs the master; once every Sentinel names the replica, starts the old master again and waits until the
+ * Sentinels have settled with it as the new master's replica (or on whatever roles a failover of their own left).
+ */
 async function failOver(servers: RedisSentinelSet, master: RedisServer, replica: RedisServer): Promise<void> {
   await master.kill();
   await servers.promoted(replica);
   await master.start();
-  await servers.replicate(master, replica.port);
-  await servers.replicaInSync(replica);
+  await servers.settled();
 }
 
 /**
@@ -161,8 +163,8 @@ async function failOver(servers: RedisSentinelSet, master: RedisServer, replica:
  */
 const masterFailover: FaultInjector = async (run) => {
   const { servers, waitForReplicas } = required(run.fixture.sentinel, `${run.fixture.backend} has no Sentinels`);
-  const { master, replica } = await servers.roles();
-  await servers.readyToFailOver(replica);
+  // The roles as the Sentinels settled on them: they may have failed over on their own since the last injection.
+  const { master, replica } = await servers.settled();
   await using link = await startTcpProxy(master.port);
   // Workers that wait for a replica's acknowledgement can get no lock while it lags: for them that is an outage.
   const lag = { outage: waitForReplicas > 0, scope: EVERYONE };

@@ -31,7 +31,7 @@ const SEMAPHORE_HEADER = [
 
 /** A row's name in messages: `redis / holder-sigkill`, `redis semaphore / holder-sigkill`. */
 export function rowName(row: RowResult): string {
-  return `${row.backend}${row.semaphore === undefined ? "" : " semaphore"} / ${row.fault}`;
+  return `${row.backend}${row.primitive === "lock" ? "" : " semaphore"} / ${row.fault}`;
 }
 
 /** The cells every table ends with. */
@@ -43,7 +43,14 @@ function outcome(row: RowResult): (string | number)[] {
   ];
 }
 
+/** A row that could not run: its name, a dash in every count, **failed** for its violations (the reason is listed below). */
+function failedCells(row: RowResult, header: readonly string[]): (string | number)[] {
+  const counts = header.length - 5;
+  return [row.backend, row.fault, ...Array.from({ length: counts }, () => "—"), "**failed**", "—", (row.durationMs / 1_000).toFixed(1)];
+}
+
 function lockCells(row: RowResult): (string | number)[] {
+  if (row.failure !== undefined) return failedCells(row, LOCK_HEADER);
   return [
     row.backend,
     row.fault,
@@ -78,18 +85,21 @@ function table(header: readonly string[], rows: readonly (string | number)[][]):
 }
 
 /**
- * The matrix as Markdown: a table of the lock rows, one of the semaphore rows (each only if it has rows); violations,
- * fenced overlaps and worker failures are listed below.
+ * The matrix as Markdown: a table of the lock rows, one of the semaphore rows (each only if it has rows); rows that
+ * failed to run, violations, fenced overlaps and worker failures are listed below.
  */
 export function formatTable(rows: readonly RowResult[]): string {
-  const lockRows = rows.filter((row) => row.semaphore === undefined).map(lockCells);
-  const semaphoreRows = rows.flatMap((row) => (row.semaphore === undefined ? [] : [semaphoreCells(row, row.semaphore)]));
+  const lockRows = rows.filter((row) => row.primitive === "lock").map(lockCells);
+  const semaphoreRows = rows
+    .filter((row) => row.primitive === "semaphore")
+    .map((row) => (row.semaphore === undefined ? failedCells(row, SEMAPHORE_HEADER) : semaphoreCells(row, row.semaphore)));
   const tables = [lockRows.length === 0 ? [] : table(LOCK_HEADER, lockRows), semaphoreRows.length === 0 ? [] : table(SEMAPHORE_HEADER, semaphoreRows)]
     .filter((lines) => lines.length > 0)
     .map((lines) => lines.join("\n"));
   const problems = rows.flatMap((row) => {
     const name = rowName(row);
     return [
+      ...(row.failure === undefined ? [] : [`- ${name}: **row failed**: ${row.failure}`]),
       ...row.violations.map((v) => `- ${name}: **${v.kind}**: ${v.detail}`),
       ...row.fencedOverlaps.map((v) => `- ${name}: overlap caught by fencing (no lower token accepted after a higher one): ${v.detail}`),
       ...row.workerFailures.map((failure) => `- ${name}: worker failed: ${failure}`),

@@ -43,6 +43,12 @@ export interface RowResult {
   readonly durationMs: number;
   /** Workers that failed on their own (not through an injected fault). */
   readonly workerFailures: readonly string[];
-  /** Set on a semaphore row (whose holders do not write: every `writes…` count is 0). */
+  /** Set on a semaphore row that ran (whose holders do not write: every `writes…` count is 0). */
   readonly semaphore?: SemaphoreRowStats;
+  /**
+   * Set on a row that could not run to its end: its servers did not start, or its set-up, a fault's injection or the
+   * wait for the key to be acquired again threw. Says why, in one line. Its counts are zero and no history was checked:
+   * a failed row, whatever else it shows.
+   */
+  readonly failure?: string;
 }
