@@ -31,13 +31,11 @@ export function registerLockBackend(
   if (typeof name !== "string" || !NAME.test(name)) throw new InvalidConfigError("backend", "must be a lower-case name such as nats or my-store");
   if (typeof factory !== "function" && (typeof factory !== "string" || factory === ""))
     throw new InvalidConfigError("factory", "must be a provider factory or the specifier of a module that exports createLockProviderFromConfig");
-  const schemes = options.schemes === undefined ? (backends.get(name)?.schemes ?? []) : options.schemes.map(checkScheme);
+  const schemes = options.schemes === undefined ? (backends.get(name)?.schemes ?? []) : options.schemes.map(urlScheme);
+  const seen = new Set<string>();
   for (const { scheme } of schemes) {
     const owner = schemeOwners.get(scheme)?.backend;
     if (owner !== undefined && owner !== name) throw new InvalidConfigError("schemes", `"${scheme}:" is already owned by the ${owner} backend`);
-  }
-  const seen = new Set<string>();
-  for (const { scheme } of schemes) {
     if (seen.has(scheme)) throw new InvalidConfigError("schemes", `"${scheme}:" is listed twice`);
     seen.add(scheme);
   }
@@ -93,7 +91,8 @@ export async function importBackendModule(specifier: string, field: string, what
   return module as BackendModule;
 }
 
-function checkScheme(given: string | LockUrlScheme): LockUrlScheme {
+/** `given` checked and completed: the scheme in lower case, `hosts` defaulting to "many". */
+export function urlScheme(given: string | LockUrlScheme): LockUrlScheme {
   const scheme = typeof given === "string" ? { scheme: given } : given;
   const name = typeof scheme?.scheme === "string" ? scheme.scheme.toLowerCase() : "";
   if (!SCHEME.test(name)) throw new InvalidConfigError("schemes", `${JSON.stringify(scheme?.scheme)} is not a URL scheme (letters, digits, + . -)`);

@@ -1,6 +1,6 @@
 import { InvalidConfigError } from "../errors/invalid-config-error.js";
 import { redactCredentials } from "../errors/redact-credentials.js";
-import { registeredSchemes, urlSchemeOwner } from "./backend-registry.js";
+import { registeredSchemes, urlScheme, urlSchemeOwner } from "./backend-registry.js";
 import type { LockUrl, LockUrlScheme } from "./config-types.js";
 
 const URL_SHAPE = /^([a-z][a-z0-9+.-]*):(?:\/\/(?:([^@/?#]*)@)?([^/?#]*))?([^?#]*)(?:\?([^#]*))?$/i;
@@ -36,11 +36,9 @@ function ownSchemeOf(
   unregistered: { readonly backend: string; readonly schemes: readonly (string | LockUrlScheme)[] } | undefined,
   scheme: string,
 ): { backend: string; scheme: LockUrlScheme } | undefined {
-  for (const given of unregistered?.schemes ?? []) {
-    const own = typeof given === "string" ? { scheme: given } : given;
-    if (own.scheme.toLowerCase() === scheme) return { backend: unregistered?.backend as string, scheme: { hosts: "many", ...own } };
-  }
-  return undefined;
+  if (unregistered === undefined) return undefined;
+  const own = unregistered.schemes.map(urlScheme).find((candidate) => candidate.scheme === scheme);
+  return own === undefined ? undefined : { backend: unregistered.backend, scheme: own };
 }
 
 function parseUserinfo(userinfo: string | undefined): [string | undefined, string | undefined] {
