@@ -30,8 +30,9 @@ export interface RedisLockProviderOptions extends DriverLockProviderOptions {
   /**
    * How many times in a row a release may pass the lock straight to a waiter of this provider ahead of waiters of other
    * providers (other processes) that queued earlier; then it goes to the head of the line. 0 keeps strict FIFO across
-   * processes. A pass is one server call that moves the hold to the waiter (new owner, new fencing token) and sends no
-   * message, so the next holder is woken in-process. Off with `waitForReplicas`. @default 16
+   * processes. A pass sends no message, so the next holder is woken in-process: within a process cohort it takes no
+   * server call at all, else it is the release's own script call, which moves the hold to the waiter (new owner, new
+   * fencing token); see "Process cohorts" in the README. Off with `waitForReplicas`. @default 16
    */
   localPasses?: number;
 }
