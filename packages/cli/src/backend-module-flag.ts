@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { absoluteModuleSpecifier } from "@distlock/core/internal";
 import { CliError } from "./cli-error.js";
 
 const FLAG = "--backend-module";
@@ -20,7 +20,7 @@ export function takeBackendModules(argv: readonly string[]): { rest: string[]; m
       const value = arg === FLAG ? argv[++index] : arg.slice(FLAG.length + 1);
       if (value === undefined || value === "" || value.startsWith("-")) throw new CliError(`${FLAG} needs a module: a package name or a file path`);
       // Absolute, so a process started elsewhere (demo workers) finds the same file.
-      modules.push(value.startsWith("./") || value.startsWith("../") ? resolve(value) : value);
+      modules.push(absoluteModuleSpecifier(value));
       continue;
     }
     rest.push(arg);

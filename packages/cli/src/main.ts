@@ -1,3 +1,4 @@
+import { backendModulesFrom } from "@distlock/core/internal";
 import { takeBackendModules } from "./backend-module-flag.js";
 import { CliError } from "./cli-error.js";
 import { ELECT_HELP, electCommand } from "./commands/elect-command.js";
@@ -38,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const { rest, modules } = takeBackendModules(argv);
     // Through the environment, so the worker processes a command starts (demo) load the same backends.
-    if (modules.length > 0) process.env.DISTLOCK_BACKENDS = [process.env.DISTLOCK_BACKENDS, ...modules].filter(Boolean).join(",");
+    if (modules.length > 0) process.env.DISTLOCK_BACKENDS = [...backendModulesFrom(process.env), ...modules].join(",");
     const [name, ...args] = rest;
     if (name === undefined || name === "--help" || name === "-h" || name === "help") return printHelp(MAIN_HELP);
     const command = COMMANDS[name];

@@ -1,5 +1,5 @@
-import { resolve } from "node:path";
 import type { LockCapabilities, LockProvider } from "@distlock/core";
+import { absoluteModuleSpecifier } from "@distlock/core/internal";
 
 /** Controls over the real server, so the suite can check lost-lock signalling. */
 export interface ConformanceFaults {
@@ -73,7 +73,7 @@ export function resolveConformanceOptions(options: ConformanceOptions): Resolved
     ...options,
     capabilities: { ...claimed, readWriteLock: claimed.semaphore },
     config: resolveConfig(options),
-    backendModule: options.backendModule === undefined ? undefined : importableFromAnywhere(options.backendModule),
+    backendModule: options.backendModule === undefined ? undefined : absoluteModuleSpecifier(options.backendModule),
     crossProcess: options.crossProcess ?? options.workerUrl !== undefined,
     ttlMs: options.ttlMs ?? 1000,
     marginMs: options.marginMs ?? 1500,
@@ -85,9 +85,4 @@ function resolveConfig(options: ConformanceOptions): ResolvedConformanceOptions[
   const url = options.config.url ?? options.workerUrl;
   if (url === undefined) throw new Error(`${options.name}: ConformanceOptions.config needs a url, or workerUrl`);
   return { ...options.config, url };
-}
-
-/** A relative path made absolute against the working directory; package names and absolute paths as they are. */
-function importableFromAnywhere(specifier: string): string {
-  return specifier.startsWith("./") || specifier.startsWith("../") ? resolve(specifier) : specifier;
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { backendModulesFrom } from "@distlock/core/internal";
 import type { Witness } from "./witness.js";
 import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
 
@@ -33,9 +34,8 @@ export function workerScriptPath(): string {
  * for a backend that registers its scheme from a module of its own.
  */
 export function spawnWorker(url: string, witness: Witness, backendModules: readonly string[] = []): WorkerHandle {
-  const inherited = process.env.DISTLOCK_BACKENDS === undefined || process.env.DISTLOCK_BACKENDS === "" ? [] : [process.env.DISTLOCK_BACKENDS];
   const child: ChildProcess = fork(workerScriptPath(), [], {
-    env: { ...process.env, DISTLOCK_URL: url, DISTLOCK_BACKENDS: [...inherited, ...backendModules].join(",") },
+    env: { ...process.env, DISTLOCK_URL: url, DISTLOCK_BACKENDS: [...backendModulesFrom(process.env), ...backendModules].join(",") },
     execArgv: [],
     serialization: "advanced",
     stdio: ["ignore", "inherit", "inherit", "ipc"],

@@ -45,8 +45,15 @@ async function register(target: string, specifier: string, field: string): Promi
   registerLockBackend(backend.name, module.createLockProviderFromConfig, { schemes: backend.schemes ?? [] });
 }
 
+/**
+ * `specifier` as any process can import it: a relative file path made absolute against the working directory; a package
+ * name, an absolute path or a file URL as it is. What is handed to another process (`DISTLOCK_BACKENDS`) goes through it.
+ */
+export function absoluteModuleSpecifier(specifier: string): string {
+  return specifier.startsWith("./") || specifier.startsWith("../") ? resolve(specifier) : specifier;
+}
+
 function importable(specifier: string): string {
-  if (specifier.startsWith("file:")) return specifier;
-  if (isAbsolute(specifier) || specifier.startsWith("./") || specifier.startsWith("../")) return pathToFileURL(resolve(specifier)).href;
-  return specifier;
+  const absolute = absoluteModuleSpecifier(specifier);
+  return isAbsolute(absolute) ? pathToFileURL(absolute).href : absolute;
 }

@@ -2,7 +2,7 @@
  * Helpers distlock's own backends share: timers, deadlines, lease arithmetic, tuning constants. NOT semver-stable:
  * anything here may change in any release. A backend written outside this repository uses `@distlock/core/driver`.
  */
-export { backendModulesFrom, loadBackendModules } from "../config/backend-modules.js";
+export { absoluteModuleSpecifier, backendModulesFrom, loadBackendModules } from "../config/backend-modules.js";
 export { resolveBackendFactory } from "../config/backend-registry.js";
 export type { LockProviderFactory } from "../config/config-types.js";
 export { resolveLockConfig } from "../config/lock-config.js";
