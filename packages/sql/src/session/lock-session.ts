@@ -1,13 +1,15 @@
-import { LockLostError } from "@distlock/core";
+import { setMaxListeners } from "node:events";
 import { monotonicNow } from "@distlock/core/internal";
 import type { SessionConnection } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";
 
-/** A connection of the lock space and what it is doing. */
-export interface SessionSlot {
+/** One pooled connection of a lock space, the server locks its session keeps, and what it is doing. */
+export interface LockSession {
   readonly connection: SessionConnection;
-  /** Holds whose server lock this session keeps. */
-  readonly holds: Set<SessionHold>;
+  /** The locks this session keeps. */
+  readonly locks: Set<HeldSessionLock>;
+  /** Aborts when the session is gone (ended by either side, force-released, its provider closed): every lock it kept goes with it. */
+  readonly gone: AbortController;
   /** Blocked in `waitLock`: nothing else may run on it, and it holds nothing until granted. */
   waiting: boolean;
   /** Statements sent and not yet answered. */
@@ -16,63 +18,37 @@ export interface SessionSlot {
   idleLimitMs: number;
 }
 
-/** One owner's hold of one key, kept by one session; re-entries only count here. */
-export class SessionHold {
+/**
+ * One owner's hold of one key's server lock, as the lock space keeps it: the session it is on, and what `inspect` and
+ * re-entry need. Core keeps the hold itself (its deadline, its lost signal, which follows `session.gone`).
+ */
+export interface HeldSessionLock {
   readonly key: string;
   readonly id: SessionLockId;
   readonly ownerSecret: string;
   readonly holder: string;
   readonly fencingToken: bigint;
-  readonly slot: SessionSlot;
-  holdCount = 1;
+  readonly session: LockSession;
+  holdCount: number;
+  /** The longest lease asked for: the session's idle limit covers it. */
   ttlMs: number;
-  /** `performance.now()` after which the hold is given up unless renewed. */
+  /** `performance.now()` at which the lease ends unless renewed. */
   expiresAt: number;
-  #timer: NodeJS.Timeout | undefined;
-  #lost: AbortController | undefined;
-  #lostBecause: LockLostError | undefined;
+}
 
-  constructor(init: { key: string; id: SessionLockId; ownerSecret: string; holder: string; fencingToken: bigint; slot: SessionSlot; ttlMs: number }) {
-    this.key = init.key;
-    this.id = init.id;
-    this.ownerSecret = init.ownerSecret;
-    this.holder = init.holder;
-    this.fencingToken = init.fencingToken;
-    this.slot = init.slot;
-    this.ttlMs = init.ttlMs;
-    this.expiresAt = monotonicNow() + init.ttlMs;
-  }
+export function openedSession(connection: SessionConnection, waiting: boolean): LockSession {
+  const gone = new AbortController();
+  // Every hold on the session follows this signal, so it has as many listeners as the session has locks.
+  setMaxListeners(0, gone.signal);
+  return { connection, locks: new Set(), gone, waiting, inFlight: 0, idleLimitMs: 0 };
+}
 
-  /** Aborts with `LockLostError` the moment the hold is lost (its session ended, it expired, it was force-released); core follows it (`DriverGranted.lost`). */
-  get lost(): AbortSignal {
-    if (this.#lost === undefined) {
-      this.#lost = new AbortController();
-      if (this.#lostBecause !== undefined) this.#lost.abort(this.#lostBecause);
-    }
-    return this.#lost.signal;
-  }
+/** Moves the lock's lease end to `ttlMs` from now, never earlier than it was. */
+export function extendLease(lock: HeldSessionLock, ttlMs: number): void {
+  lock.ttlMs = Math.max(lock.ttlMs, ttlMs);
+  lock.expiresAt = Math.max(lock.expiresAt, monotonicNow() + ttlMs);
+}
 
-  /** Moves the lease end to `ttlMs` from now, never earlier than it was, and (re)arms `onExpiry` for it. */
-  extend(ttlMs: number, onExpiry: (hold: SessionHold) => void): void {
-    const expiresAt = monotonicNow() + ttlMs;
-    if (expiresAt <= this.expiresAt && this.#timer !== undefined) return;
-    this.ttlMs = Math.max(this.ttlMs, ttlMs);
-    this.expiresAt = Math.max(this.expiresAt, expiresAt);
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(onExpiry, this.expiresAt - monotonicNow(), this);
-    this.#timer.unref();
-  }
-
-  remainingMs(): number {
-    return Math.max(0, this.expiresAt - monotonicNow());
-  }
-
-  /** Stops the expiry timer; with a reason, the hold was lost and its signal aborts. */
-  end(lostBecause?: string, cause?: unknown): void {
-    clearTimeout(this.#timer);
-    if (lostBecause !== undefined && this.#lostBecause === undefined) {
-      this.#lostBecause = new LockLostError(this.key, lostBecause, cause === undefined ? undefined : { cause });
-      this.#lost?.abort(this.#lostBecause);
-    }
-  }
+export function remainingMs(lock: HeldSessionLock): number {
+  return Math.max(0, lock.expiresAt - monotonicNow());
 }

@@ -1,15 +1,15 @@
-import type { SessionSlot } from "./session-hold.js";
+import type { LockSession } from "./lock-session.js";
 
-/** The server idle limit `slot` needs: the longest lease it keeps (`ttlMs` among them), rounded up to `granularityMs`. */
-export function idleLimitFor(slot: SessionSlot, ttlMs: number, granularityMs: number): number {
+/** The server idle limit `session` needs: the longest lease it keeps (`ttlMs` among them), rounded up to `granularityMs`. */
+export function idleLimitFor(session: LockSession, ttlMs: number, granularityMs: number): number {
   let longest = ttlMs;
-  for (const hold of slot.holds) longest = Math.max(longest, hold.ttlMs);
+  for (const lock of session.locks) longest = Math.max(longest, lock.ttlMs);
   return Math.ceil(longest / granularityMs) * granularityMs;
 }
 
-/** The least busy session of `slots` that is not waiting, if there is one. */
-export function leastBusy(slots: Iterable<SessionSlot>): SessionSlot | undefined {
-  let best: SessionSlot | undefined;
-  for (const slot of slots) if (!slot.waiting && (best === undefined || slot.inFlight < best.inFlight)) best = slot;
+/** The least busy of `sessions` that is not waiting, if there is one. */
+export function leastBusy(sessions: Iterable<LockSession>): LockSession | undefined {
+  let best: LockSession | undefined;
+  for (const session of sessions) if (!session.waiting && (best === undefined || session.inFlight < best.inFlight)) best = session;
   return best;
 }

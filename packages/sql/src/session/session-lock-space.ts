@@ -2,8 +2,8 @@ import type { LockState } from "@distlock/core";
 import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
+import { extendLease, type HeldSessionLock, type LockSession, openedSession, remainingMs } from "./lock-session.js";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
-import { SessionHold, type SessionSlot } from "./session-hold.js";
 import { idleLimitFor, leastBusy } from "./session-idle-limit.js";
 import type { SessionLockId } from "./session-lock-id.js";
 import { SessionLockIds } from "./session-lock-ids.js";
@@ -19,8 +19,8 @@ export class SessionLockSpace {
   readonly #dialect: SessionDialect;
   readonly #ids: SessionLockIds;
   readonly #label: string;
-  readonly #slots = new Set<SessionSlot>();
-  readonly #holds = new Map<string, SessionHold>();
+  readonly #sessions = new Set<LockSession>();
+  readonly #locks = new Map<string, HeldSessionLock>();
   /** Per key, the attempt in flight: a session re-grants a lock it holds, so one key's attempts take turns here. */
   readonly #turns = new Map<string, Promise<unknown>>();
   #prepared: Promise<void> | undefined;
@@ -49,17 +49,17 @@ export class SessionLockSpace {
   async #tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
     const local = this.#reenter(request);
     if (local !== undefined) return local;
-    const slot = leastBusy(this.#slots) ?? (await this.#open(false));
-    if (this.#needsIdleLimit(slot, request.ttlMs)) await this.#limitIdle(slot, request.ttlMs);
+    const session = leastBusy(this.#sessions) ?? (await this.#open(false));
+    if (this.#needsIdleLimit(session, request.ttlMs)) await this.#limitIdle(session, request.ttlMs);
     const id = this.#ids.of(request.key);
-    slot.inFlight++;
+    session.inFlight++;
     let token: bigint | null;
     try {
-      token = await slot.connection.tryLock(id);
+      token = await session.connection.tryLock(id);
     } finally {
-      slot.inFlight--;
+      session.inFlight--;
     }
-    return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, slot, id, token);
+    return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, session, id, token);
   }
 
   #endTurn(key: string, settled: Promise<unknown>): void {
@@ -69,10 +69,10 @@ export class SessionLockSpace {
   /** Waits in the server's queue on a session of its own; `signal` cancels the wait there and rejects with its reason. */
   async acquire(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    const slot = await this.#waitingSlot();
+    const session = await this.#waitingSession();
     try {
-      await this.#limitIdle(slot, request.ttlMs);
-      const cancel = () => void this.#cancelWait(slot);
+      await this.#limitIdle(session, request.ttlMs);
+      const cancel = () => void this.#cancelWait(session);
       signal.addEventListener("abort", cancel, { once: true });
       const id = this.#ids.of(request.key);
       let token: bigint;
@@ -80,7 +80,7 @@ export class SessionLockSpace {
       // late (a frozen process) is then not fresh, and core proves it with a renewal before handing it out.
       const sentAt = monotonicNow();
       try {
-        token = await slot.connection.waitLock(id);
+        token = await session.connection.waitLock(id);
       } catch (error) {
         throw signal.aborted ? signal.reason : error;
       } finally {
@@ -88,12 +88,12 @@ export class SessionLockSpace {
       }
       if (signal.aborted) {
         // Granted as the cancel was sent: give it back before rejecting.
-        await slot.connection.unlock(id).catch(() => slot.connection.end());
+        await session.connection.unlock(id).catch(() => session.connection.end());
         throw signal.reason;
       }
-      return this.#register(request, slot, id, token, await this.#leaseStart(slot, sentAt, request.ttlMs));
+      return this.#register(request, session, id, token, await this.#leaseStart(session, sentAt, request.ttlMs));
     } finally {
-      slot.waiting = false;
+      session.waiting = false;
     }
   }
 
@@ -102,66 +102,68 @@ export class SessionLockSpace {
    * of a lease dated from its send, so a ping proves the session alive (and restarts the server's idle limit) and
    * dates it; if the ping fails, the send does and core's check of the grant fails the same way.
    */
-  async #leaseStart(slot: SessionSlot, sentAt: number, ttlMs: number): Promise<number> {
+  async #leaseStart(session: LockSession, sentAt: number, ttlMs: number): Promise<number> {
     const pingAt = monotonicNow();
     if (pingAt - sentAt <= ttlMs / 2) return sentAt;
-    return this.#on(slot, () => slot.connection.ping()).then(
+    return this.#on(session, () => session.connection.ping()).then(
       () => pingAt,
       () => sentAt,
     );
   }
 
   renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
-    const bySlot = new Map<SessionSlot, { hold: SessionHold; ttlMs: number }[]>();
-    const holds = renewals.map(({ key, ownerSecret, ttlMs }) => {
-      const hold = this.#holds.get(key);
-      if (hold === undefined || hold.ownerSecret !== ownerSecret) return undefined;
-      const group = bySlot.get(hold.slot) ?? [];
-      group.push({ hold, ttlMs });
-      bySlot.set(hold.slot, group);
-      return hold;
+    const bySession = new Map<LockSession, { lock: HeldSessionLock; ttlMs: number }[]>();
+    const locks = renewals.map(({ key, ownerSecret, ttlMs }) => {
+      const lock = this.#locks.get(key);
+      if (lock === undefined || lock.ownerSecret !== ownerSecret) return undefined;
+      const group = bySession.get(lock.session) ?? [];
+      group.push({ lock, ttlMs });
+      bySession.set(lock.session, group);
+      return lock;
     });
-    const renewed = new Set<SessionHold>();
-    const pings = [...bySlot].map(async ([slot, group]) => {
+    const renewed = new Set<HeldSessionLock>();
+    const pings = [...bySession].map(async ([session, group]) => {
       const longest = Math.max(...group.map(({ ttlMs }) => ttlMs));
-      const proven = await this.#on(slot, () => (this.#needsIdleLimit(slot, longest) ? this.#limitIdle(slot, longest) : slot.connection.ping())).then(
+      const proven = await this.#on(session, () =>
+        this.#needsIdleLimit(session, longest) ? this.#limitIdle(session, longest) : session.connection.ping(),
+      ).then(
         () => true,
         () => false,
       );
       if (!proven) return;
-      for (const { hold, ttlMs } of group) {
-        if (this.#holds.get(hold.key) !== hold) continue;
-        hold.extend(ttlMs, this.#expire);
-        renewed.add(hold);
+      for (const { lock, ttlMs } of group) {
+        if (this.#locks.get(lock.key) !== lock) continue;
+        extendLease(lock, ttlMs);
+        renewed.add(lock);
       }
     });
-    return Promise.all(pings).then(() => holds.map((hold) => hold !== undefined && renewed.has(hold)));
+    return Promise.all(pings).then(() => locks.map((lock) => lock !== undefined && renewed.has(lock)));
   }
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-    const hold = this.#holds.get(key);
-    if (hold === undefined || hold.ownerSecret !== ownerSecret) return { held: false, holdCount: 0 };
-    hold.holdCount--;
-    if (hold.holdCount > 0) return { held: true, holdCount: hold.holdCount };
-    this.#forget(hold);
-    const { slot } = hold;
-    slot.inFlight++;
+    const lock = this.#locks.get(key);
+    if (lock === undefined || lock.ownerSecret !== ownerSecret) return { held: false, holdCount: 0 };
+    lock.holdCount--;
+    if (lock.holdCount > 0) return { held: true, holdCount: lock.holdCount };
+    this.#forget(lock);
+    const { session } = lock;
+    session.inFlight++;
     try {
-      return { held: await slot.connection.unlock(hold.id), holdCount: 0 };
+      return { held: await session.connection.unlock(lock.id), holdCount: 0 };
     } finally {
-      slot.inFlight--;
+      session.inFlight--;
     }
   }
 
   async inspect(key: string): Promise<LockState | null> {
     const id = this.#ids.of(key);
-    const slot = await this.#holdingSlot();
-    const view = await this.#on(slot, () => this.#dialect.view(slot.connection, id));
+    const session = await this.#holdingSession();
+    const view = await this.#on(session, () => this.#dialect.view(session.connection, id));
     if (view.holderSessionId === undefined) return null;
-    const hold = this.#holds.get(key);
-    if (hold !== undefined && hold.slot.connection.sessionId === view.holderSessionId) {
-      const { holder, holdCount, fencingToken } = hold;
-      return { key, holder, holdCount, fencingToken, ttlRemainingMs: Math.ceil(hold.remainingMs()), waiters: view.waiters };
+    const lock = this.#locks.get(key);
+    if (lock !== undefined && lock.session.connection.sessionId === view.holderSessionId) {
+      const { holder, holdCount, fencingToken } = lock;
+      return { key, holder, holdCount, fencingToken, ttlRemainingMs: Math.ceil(remainingMs(lock)), waiters: view.waiters };
     }
     // Another process's session: the server shows its label and that it holds the key, not its count, token or lease.
     return { key, holder: view.holderLabel, holdCount: 1, fencingToken: null, ttlRemainingMs: 0, waiters: view.waiters };
@@ -169,77 +171,78 @@ export class SessionLockSpace {
 
   /** Ends the session that holds `key`: every lock that session kept is freed with it. */
   async forceRelease(key: string): Promise<boolean> {
-    const hold = this.#holds.get(key);
-    if (hold !== undefined) {
-      hold.slot.connection.end();
-      this.#loseSlot(hold.slot, "it was force-released (its database session was ended)");
+    const lock = this.#locks.get(key);
+    if (lock !== undefined) {
+      lock.session.connection.end();
+      this.#loseSession(lock.session, "it was force-released (its database session was ended)");
       return true;
     }
-    const slot = await this.#holdingSlot();
-    return this.#on(slot, () => this.#dialect.endHolder(slot.connection, this.#ids.of(key)));
+    const session = await this.#holdingSession();
+    return this.#on(session, () => this.#dialect.endHolder(session.connection, this.#ids.of(key)));
   }
 
   /** Ends every connection: the server frees their locks. */
   close(): void {
     this.#closed = true;
-    for (const slot of [...this.#slots]) {
-      slot.connection.end();
-      this.#loseSlot(slot, "its provider was closed");
+    for (const session of [...this.#sessions]) {
+      session.connection.end();
+      this.#loseSession(session, "its provider was closed");
     }
   }
 
   #reenter(request: DriverAcquireRequest): DriverAcquireResult | undefined {
-    const hold = this.#holds.get(request.key);
-    if (hold === undefined) return undefined;
-    if (hold.ownerSecret !== request.ownerSecret) return { acquired: false, retryAfterMs: Math.max(1, hold.remainingMs()) };
-    hold.holdCount++;
-    hold.extend(request.ttlMs, this.#expire);
-    const ttlMs = Math.max(1, Math.floor(hold.remainingMs()));
-    return { acquired: true, fencingToken: hold.fencingToken, holdCount: hold.holdCount, ttlMs, lost: hold.lost };
+    const lock = this.#locks.get(request.key);
+    if (lock === undefined) return undefined;
+    if (lock.ownerSecret !== request.ownerSecret) return { acquired: false, retryAfterMs: Math.max(1, remainingMs(lock)) };
+    lock.holdCount++;
+    extendLease(lock, request.ttlMs);
+    const ttlMs = Math.max(1, Math.floor(remainingMs(lock)));
+    return { acquired: true, fencingToken: lock.fencingToken, holdCount: lock.holdCount, ttlMs, lost: lock.session.gone.signal };
   }
 
-  #register(request: DriverAcquireRequest, slot: SessionSlot, id: SessionLockId, fencingToken: bigint, grantedAt?: number): DriverGranted {
+  #register(request: DriverAcquireRequest, session: LockSession, id: SessionLockId, fencingToken: bigint, grantedAt?: number): DriverGranted {
     const { key, ownerSecret, holder, ttlMs } = request;
-    const hold = new SessionHold({ key, id, ownerSecret, holder, fencingToken, slot, ttlMs });
-    hold.extend(request.ttlMs, this.#expire);
-    this.#holds.set(request.key, hold);
-    slot.holds.add(hold);
-    return { acquired: true, fencingToken, holdCount: 1, ttlMs: request.ttlMs, grantedAt, lost: hold.lost };
+    const lock: HeldSessionLock = { key, id, ownerSecret, holder, fencingToken, session, holdCount: 1, ttlMs, expiresAt: monotonicNow() + ttlMs };
+    this.#locks.set(key, lock);
+    session.locks.add(lock);
+    return { acquired: true, fencingToken, holdCount: 1, ttlMs, grantedAt, lost: session.gone.signal };
   }
 
-  /** A lease that passed without renewal frees its key, as an expired row would in table mode. */
-  readonly #expire = (hold: SessionHold): void => {
-    if (this.#holds.get(hold.key) !== hold) return;
-    this.#forget(hold, "its lease passed without renewal");
-    void this.#on(hold.slot, () => hold.slot.connection.unlock(hold.id)).catch(() => hold.slot.connection.end());
-  };
-
-  #forget(hold: SessionHold, lostBecause?: string, cause?: unknown): void {
-    if (this.#holds.get(hold.key) === hold) this.#holds.delete(hold.key);
-    hold.slot.holds.delete(hold);
-    hold.end(lostBecause, cause);
+  /** Core saw the lease pass without renewal: the key is freed, as an expired row would be in table mode. */
+  leaseLapsed(key: string, ownerSecret: string): void {
+    const lock = this.#locks.get(key);
+    if (lock === undefined || lock.ownerSecret !== ownerSecret) return;
+    this.#forget(lock);
+    const { session } = lock;
+    void this.#on(session, () => session.connection.unlock(lock.id)).catch(() => session.connection.end());
   }
 
-  #loseSlot(slot: SessionSlot, reason: string, cause?: unknown): void {
-    if (!this.#slots.delete(slot)) return;
-    for (const hold of [...slot.holds]) this.#forget(hold, reason, cause);
+  #forget(lock: HeldSessionLock): void {
+    if (this.#locks.get(lock.key) === lock) this.#locks.delete(lock.key);
+    lock.session.locks.delete(lock);
+  }
+
+  #loseSession(session: LockSession, reason: string, cause?: unknown): void {
+    if (!this.#sessions.delete(session)) return;
+    for (const lock of session.locks) this.#forget(lock);
+    session.gone.abort(new Error(reason, cause === undefined ? undefined : { cause }));
   }
 
   /** Sets the server's idle limit to the longest lease the session keeps, so a frozen or vanished client frees them by then. */
-  async #limitIdle(slot: SessionSlot, ttlMs: number): Promise<void> {
-    if (!this.#needsIdleLimit(slot, ttlMs)) return;
-    const limit = idleLimitFor(slot, ttlMs, this.#dialect.idleGranularityMs);
-    await this.#on(slot, () => slot.connection.limitIdle(limit));
-    slot.idleLimitMs = limit;
+  async #limitIdle(session: LockSession, ttlMs: number): Promise<void> {
+    if (!this.#needsIdleLimit(session, ttlMs)) return;
+    const limit = idleLimitFor(session, ttlMs, this.#dialect.idleGranularityMs);
+    await this.#on(session, () => session.connection.limitIdle(limit));
+    session.idleLimitMs = limit;
   }
 
-  #needsIdleLimit(slot: SessionSlot, ttlMs: number): boolean {
-    return slot.idleLimitMs !== idleLimitFor(slot, ttlMs, this.#dialect.idleGranularityMs);
+  #needsIdleLimit(session: LockSession, ttlMs: number): boolean {
+    return session.idleLimitMs !== idleLimitFor(session, ttlMs, this.#dialect.idleGranularityMs);
   }
 
-  async #cancelWait(victim: SessionSlot): Promise<void> {
+  async #cancelWait(victim: LockSession): Promise<void> {
     try {
-      const via = await this.#holdingSlot();
+      const via = await this.#holdingSession();
       await this.#on(via, () => this.#dialect.cancelWait(via.connection, victim.connection));
     } catch {
       victim.connection.end();
@@ -247,22 +250,22 @@ export class SessionLockSpace {
   }
 
   /** The least busy session that is not waiting; the first one is opened on demand. */
-  async #holdingSlot(): Promise<SessionSlot> {
-    return leastBusy(this.#slots) ?? this.#open(false);
+  async #holdingSession(): Promise<LockSession> {
+    return leastBusy(this.#sessions) ?? this.#open(false);
   }
 
   /** A session that keeps nothing (so its wait can deadlock with no one), or a new one. */
-  async #waitingSlot(): Promise<SessionSlot> {
-    for (const slot of this.#slots) {
-      if (!slot.waiting && slot.holds.size === 0 && slot.inFlight === 0) {
-        slot.waiting = true;
-        return slot;
+  async #waitingSession(): Promise<LockSession> {
+    for (const session of this.#sessions) {
+      if (!session.waiting && session.locks.size === 0 && session.inFlight === 0) {
+        session.waiting = true;
+        return session;
       }
     }
     return this.#open(true);
   }
 
-  async #open(waiting: boolean): Promise<SessionSlot> {
+  async #open(waiting: boolean): Promise<LockSession> {
     const connection: SessionConnection = await this.#dialect.open(this.#label);
     this.#prepared ??= this.#dialect.prepare(connection).catch((error: unknown) => {
       this.#prepared = undefined;
@@ -274,22 +277,22 @@ export class SessionLockSpace {
       connection.end();
       throw error;
     }
-    const slot: SessionSlot = { connection, holds: new Set(), waiting, inFlight: 0, idleLimitMs: 0 };
+    const session = openedSession(connection, waiting);
     if (this.#closed) {
       connection.end();
       throw new Error("the provider was closed");
     }
-    this.#slots.add(slot);
-    connection.lost.addEventListener("abort", () => this.#loseSlot(slot, "its database session ended", connection.lost.reason), { once: true });
-    return slot;
+    this.#sessions.add(session);
+    connection.lost.addEventListener("abort", () => this.#loseSession(session, "its database session ended", connection.lost.reason), { once: true });
+    return session;
   }
 
-  async #on<T>(slot: SessionSlot, statement: () => Promise<T>): Promise<T> {
-    slot.inFlight++;
+  async #on<T>(session: LockSession, statement: () => Promise<T>): Promise<T> {
+    session.inFlight++;
     try {
       return await statement();
     } finally {
-      slot.inFlight--;
+      session.inFlight--;
     }
   }
 }
