@@ -1,6 +1,6 @@
 import { providerOptionsFromConfig, type ResolvedLockConfig } from "@distlock/core/driver";
 import { EtcdLockProvider } from "./etcd-lock-provider.js";
-import type { EtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
+import type { EtcdLockProviderOptions } from "./options/etcd-lock-provider-options.js";
 
 /**
  * What `createLockProvider` calls for `etcd://` and `etcds://` URLs: `etcd://user:pass@h1:2379,h2:2379/<prefix>?sessionTtlMs=10000`.

@@ -3,19 +3,19 @@ import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, Lo
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { compareKeys, roundTtl } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError, type IKeyValue } from "etcd3";
-import { BackgroundTasks } from "./background-tasks.js";
-import { createEtcdClient } from "./create-etcd-client.js";
-import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
-import { grantedFrom, MAX_CAS_ATTEMPTS } from "./hold-record.js";
-import { HoldRecords } from "./hold-records.js";
-import { HoldRenewer } from "./hold-renewer.js";
-import { LeaseSlotAllocator } from "./lease-slot-allocator.js";
-import { LineWaiter } from "./line-waiter.js";
-import { decodeMemberValue, encodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
-import { LockKeyspace } from "./lock-keyspace.js";
+import { BackgroundTasks } from "./connection/background-tasks.js";
+import { createEtcdClient } from "./connection/create-etcd-client.js";
+import { toBackendError } from "./connection/to-backend-error.js";
+import { grantedFrom, MAX_CAS_ATTEMPTS } from "./holds/hold-record.js";
+import { HoldRecords } from "./holds/hold-records.js";
+import { HoldRenewer } from "./holds/hold-renewer.js";
+import { decodeMemberValue, encodeMemberValue, type MemberValue, ownerDigest } from "./keys/lock-keys.js";
+import { LockKeyspace } from "./keys/lock-keyspace.js";
+import { MemberLeases } from "./leases/member-leases.js";
+import { SessionLease } from "./leases/session-lease.js";
+import type { ResolvedEtcdLockOptions } from "./options/etcd-lock-provider-options.js";
 import { EtcdSemaphoreDriver } from "./semaphore/etcd-semaphore-driver.js";
-import { SessionLease } from "./session-lease.js";
-import { toBackendError } from "./to-backend-error.js";
+import { LineWaiter } from "./waiting/line-waiter.js";
 
 /**
  * etcd's `concurrency.Mutex` as a distlock driver: member keys `<prefix>/<key>/<leaseHex>`, holder =
@@ -33,7 +33,7 @@ export class EtcdLockDriver implements LockDriver {
   readonly #session: SessionLease;
   readonly #background = new BackgroundTasks();
   readonly #holds: HoldRecords;
-  readonly #slots: LeaseSlotAllocator;
+  readonly #memberLeases: MemberLeases;
   readonly #renewer: HoldRenewer;
   readonly #queue: LineWaiter;
   readonly semaphores: EtcdSemaphoreDriver;
@@ -57,19 +57,19 @@ export class EtcdLockDriver implements LockDriver {
     const session = new SessionLease(client, roundTtl(settings.sessionTtlMs, this.capabilities), settings);
     const background = this.#background;
     const holds = new HoldRecords({ client, settings, keyspace, session, background });
-    const slots = new LeaseSlotAllocator(client, settings, session, holds, background);
+    const memberLeases = new MemberLeases(client, settings, session, holds, background);
     this.#keyspace = keyspace;
     this.#session = session;
     this.#holds = holds;
-    this.#slots = slots;
+    this.#memberLeases = memberLeases;
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds, background });
-    this.#queue = new LineWaiter({ client, settings, keyspace, session, slots, holds });
+    this.#queue = new LineWaiter({ client, settings, keyspace, session, memberLeases, holds });
     this.semaphores = new EtcdSemaphoreDriver({
       client,
       settings,
       keyspace,
       session,
-      slots,
+      memberLeases,
       background,
       run: (operation, call) => this.#run(operation, call),
       failure: (operation, error) => this.#failure(operation, error),
@@ -138,15 +138,15 @@ export class EtcdLockDriver implements LockDriver {
     const reentered = known && (await this.#renewer.reenter(known, request.ttlMs));
     if (reentered) return reentered;
     for (let attempt = 0; ; attempt++) {
-      const slot = await this.#slots.allocate(request);
+      const memberLease = await this.#memberLeases.allocate(request);
       let kept = false;
       try {
-        const member = this.#keyspace.memberKey(request.key, slot.lease.id, slot.slot);
+        const member = this.#keyspace.memberKey(request.key, memberLease.lease.id, memberLease.suffix);
         const value: MemberValue = { owner: ownerDigest(request.ownerSecret), holder: request.holder, count: 1 };
-        const result = await this.#keyspace.take(request.key, member, encodeMemberValue(value), slot.lease.id);
+        const result = await this.#keyspace.take(request.key, member, encodeMemberValue(value), memberLease.lease.id);
         if (result.taken) {
           kept = true;
-          return grantedFrom(this.#holds.remember(request, member, result.revision, String(result.revision), value, slot));
+          return grantedFrom(this.#holds.remember(request, member, result.revision, String(result.revision), value, memberLease));
         }
         const byOwner = result.holder && this.#holds.adoptIfOwned(request, result.holder);
         const adopted = byOwner && (await this.#renewer.reenter(byOwner, request.ttlMs));
@@ -154,10 +154,10 @@ export class EtcdLockDriver implements LockDriver {
         // Only core's polling fallback reads retryAfterMs, and this driver waits natively: no LeaseTimeToLive round trip for it.
         return { acquired: false, retryAfterMs: this.#settings.recheckIntervalMs };
       } catch (error) {
-        if (!slot.session || !(error instanceof EtcdLeaseInvalidError) || attempt > 0) throw error;
-        this.#session.discard(slot.lease);
+        if (!memberLease.session || !(error instanceof EtcdLeaseInvalidError) || attempt > 0) throw error;
+        this.#session.discard(memberLease.lease);
       } finally {
-        if (!kept) this.#slots.free(slot, request);
+        if (!kept) this.#memberLeases.free(memberLease, request);
       }
     }
   }

@@ -1,7 +1,7 @@
 import { DriverLockProvider } from "@distlock/core/driver";
 import { EtcdLockDriver } from "./etcd-lock-driver.js";
-import type { EtcdLockProviderOptions } from "./etcd-lock-provider-options.js";
-import { resolveEtcdLockOptions } from "./resolve-etcd-lock-options.js";
+import type { EtcdLockProviderOptions } from "./options/etcd-lock-provider-options.js";
+import { resolveEtcdLockOptions } from "./options/resolve-etcd-lock-options.js";
 
 /** Distributed locks on etcd v3, compatible with `etcdctl lock` and Go's `concurrency.Mutex` on the same prefix. */
 export class EtcdLockProvider extends DriverLockProvider {

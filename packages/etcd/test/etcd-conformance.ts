@@ -1,6 +1,6 @@
 import type { ConformanceFaults, ConformanceOptions } from "@distlock/conformance";
 import { EtcdLockProvider } from "../src/etcd-lock-provider.js";
-import { DEFAULT_ETCD_LOCK_OPTIONS, type EtcdLockProviderOptions } from "../src/etcd-lock-provider-options.js";
+import { DEFAULT_ETCD_LOCK_OPTIONS, type EtcdLockProviderOptions } from "../src/options/etcd-lock-provider-options.js";
 
 /** Equal to the suite's ttlMs, so its short holds share the session lease and its longer ones get leases of their own. */
 const SESSION_TTL_MS = 2000;

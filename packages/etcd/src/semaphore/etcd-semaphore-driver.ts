@@ -3,15 +3,15 @@ import type { DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, Sem
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { Latch } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
-import type { BackgroundTasks } from "../background-tasks.js";
-import type { ResolvedEtcdLockOptions } from "../etcd-lock-provider-options.js";
-import type { HoldRecord } from "../hold-record.js";
-import { HoldRecords } from "../hold-records.js";
-import { HoldRenewer } from "../hold-renewer.js";
-import type { LeaseSlot } from "../lease-slot.js";
-import type { LeaseSlotAllocator } from "../lease-slot-allocator.js";
-import type { LockKeyspace } from "../lock-keyspace.js";
-import type { SessionLease } from "../session-lease.js";
+import type { BackgroundTasks } from "../connection/background-tasks.js";
+import type { HoldRecord } from "../holds/hold-record.js";
+import { HoldRecords } from "../holds/hold-records.js";
+import { HoldRenewer } from "../holds/hold-renewer.js";
+import type { LockKeyspace } from "../keys/lock-keyspace.js";
+import type { MemberLease } from "../leases/member-lease.js";
+import type { MemberLeases } from "../leases/member-leases.js";
+import type { SessionLease } from "../leases/session-lease.js";
+import type { ResolvedEtcdLockOptions } from "../options/etcd-lock-provider-options.js";
 import { joinLine, permitEntry } from "./join-line.js";
 import { permitGrantedFrom } from "./permit-granted.js";
 import { fitsNow, holdersOf, storedPermits, UNREAD_LINE } from "./permit-line.js";
@@ -25,7 +25,7 @@ export interface EtcdSemaphoreContext {
   readonly settings: ResolvedEtcdLockOptions;
   readonly keyspace: LockKeyspace;
   readonly session: SessionLease;
-  readonly slots: LeaseSlotAllocator;
+  readonly memberLeases: MemberLeases;
   readonly background: BackgroundTasks;
   /** Runs one call, failing as the lock driver's calls do. */
   run<T>(operation: string, call: () => Promise<T>): Promise<T>;
@@ -52,12 +52,12 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
   readonly #waits = new Set<Promise<DriverGranted>>();
 
   constructor(context: EtcdSemaphoreContext) {
-    const { client, settings, keyspace, session, slots, background } = context;
+    const { client, settings, keyspace, session, memberLeases, background } = context;
     this.#context = context;
     this.#line = new SemaphoreKeyspace(client, settings.requestTimeoutMs);
     this.#holds = new HoldRecords({ client, settings, keyspace, session, background });
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds: this.#holds, background });
-    this.#waiter = new PermitWaiter({ client, settings, keyspace: this.#line, session, slots, holds: this.#holds });
+    this.#waiter = new PermitWaiter({ client, settings, keyspace: this.#line, session, memberLeases, holds: this.#holds });
   }
 
   tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult> {
@@ -111,31 +111,31 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
   }
 
   async #tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult> {
-    const { settings, slots, session, background } = this.#context;
+    const { settings, memberLeases, session, background } = this.#context;
     const entry = permitEntry(settings.prefix, request);
     // A lease of its own costs a grant and a revoke: the line is read first, so a refusal costs neither.
     const seen = request.ttlMs === session.ttlMs ? UNREAD_LINE : await this.#line.read(entry.line);
     for (let attempt = 0; ; attempt++) {
-      let slot: LeaseSlot | undefined;
+      let memberLease: MemberLease | undefined;
       let kept = false;
       try {
         const leaseId = async () => {
-          slot ??= await slots.unnamed(request.ttlMs);
-          return slot.lease.id;
+          memberLease ??= await memberLeases.unnamed(request.ttlMs);
+          return memberLease.lease.id;
         };
         const line = await joinLine(this.#line, request, entry, { admits: (current) => fitsNow(current, request), attempts: TRY_ATTEMPTS, leaseId, seen });
         // Only core's polling fallback reads retryAfterMs, and this driver waits natively.
-        if (line === undefined || slot === undefined) return { acquired: false, retryAfterMs: settings.recheckIntervalMs };
+        if (line === undefined || memberLease === undefined) return { acquired: false, retryAfterMs: settings.recheckIntervalMs };
         kept = true;
-        return permitGrantedFrom(this.#holds.remember(request, entry.member, line.revision, String(line.revision), entry.value, slot));
+        return permitGrantedFrom(this.#holds.remember(request, entry.member, line.revision, String(line.revision), entry.value, memberLease));
       } catch (error) {
         const leaseLost = error instanceof EtcdLeaseInvalidError;
         // An unanswered txn may still have put the key, and a key on the session lease would outlive this call.
-        if (slot?.session && !leaseLost && !LockError.is(error)) background.track(this.#line.delete(entry.member));
-        if (!slot?.session || !leaseLost || attempt > 0) throw error;
-        session.discard(slot.lease);
+        if (memberLease?.session && !leaseLost && !LockError.is(error)) background.track(this.#line.delete(entry.member));
+        if (!memberLease?.session || !leaseLost || attempt > 0) throw error;
+        session.discard(memberLease.lease);
       } finally {
-        if (slot !== undefined && !kept) slots.free(slot, request);
+        if (memberLease !== undefined && !kept) memberLeases.free(memberLease, request);
       }
     }
   }

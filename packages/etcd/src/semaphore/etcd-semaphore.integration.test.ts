@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startEtcdWithClient } from "../../test/etcd-with-client.js";
 import { untilKeysUnder, untilQueueLength } from "../../test/queue-length.js";
 import { EtcdLockProvider } from "../etcd-lock-provider.js";
-import type { EtcdLockProviderOptions } from "../etcd-lock-provider-options.js";
-import { encodeMemberValue } from "../lock-keys.js";
+import { encodeMemberValue } from "../keys/lock-keys.js";
+import type { EtcdLockProviderOptions } from "../options/etcd-lock-provider-options.js";
 import { linePrefix } from "./semaphore-keys.js";
 
 const SESSION_TTL_MS = 3000;

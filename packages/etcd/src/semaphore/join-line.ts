@@ -1,6 +1,6 @@
 import { PermitsMismatchError } from "@distlock/core";
 import type { DriverPermitRequest } from "@distlock/core/driver";
-import { encodeMemberValue, type MemberValue, ownerDigest } from "../lock-keys.js";
+import { encodeMemberValue, type MemberValue, ownerDigest } from "../keys/lock-keys.js";
 import { type PermitLine, storedPermits, UNREAD_LINE } from "./permit-line.js";
 import { linePrefix, permitKey } from "./semaphore-keys.js";
 import type { SemaphoreKeyspace } from "./semaphore-keyspace.js";

@@ -1,6 +1,6 @@
 import { Latch } from "@distlock/core/internal";
 import type { Etcd3, IKeyValue, Watcher } from "etcd3";
-import { confirmWatch } from "../confirmed-watch.js";
+import { confirmWatch } from "../waiting/confirmed-watch.js";
 import type { LineEntry, PermitLine } from "./permit-line.js";
 
 /** What a waiter follows: the counts still ahead of its key, as of the line read at `revision`. */

@@ -2,7 +2,7 @@ import type { DriverPermitRequest } from "@distlock/core/driver";
 import { validateKey } from "@distlock/core/internal";
 import type { IKeyValue } from "etcd3";
 import { describe, expect, it } from "vitest";
-import { encodeMemberValue, lockPrefix, prefixRangeEnd } from "../lock-keys.js";
+import { encodeMemberValue, lockPrefix, prefixRangeEnd } from "../keys/lock-keys.js";
 import { fitsNow, holdersOf, type PermitLine, parseLine, storedPermits } from "./permit-line.js";
 import { linePrefix, permitKey } from "./semaphore-keys.js";
 

@@ -1,6 +1,6 @@
 import type { DriverPermitRequest } from "@distlock/core/driver";
 import type { IKeyValue } from "etcd3";
-import { decodeMemberValue, type MemberValue } from "../lock-keys.js";
+import { decodeMemberValue, type MemberValue } from "../keys/lock-keys.js";
 
 /** One grant or waiter of a semaphore: a member key in its line. */
 export interface LineEntry {

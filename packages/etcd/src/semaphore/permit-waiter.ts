@@ -1,12 +1,12 @@
 import type { DriverGranted, DriverPermitRequest } from "@distlock/core/driver";
 import { abortableSleep } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
-import type { ResolvedEtcdLockOptions } from "../etcd-lock-provider-options.js";
-import type { HoldRecords } from "../hold-records.js";
-import type { LeaseSlot } from "../lease-slot.js";
-import type { LeaseSlotAllocator } from "../lease-slot-allocator.js";
-import { WAIT_RETRY_MS } from "../line-waiter.js";
-import type { SessionLease } from "../session-lease.js";
+import type { HoldRecords } from "../holds/hold-records.js";
+import type { MemberLease } from "../leases/member-lease.js";
+import type { MemberLeases } from "../leases/member-leases.js";
+import type { SessionLease } from "../leases/session-lease.js";
+import type { ResolvedEtcdLockOptions } from "../options/etcd-lock-provider-options.js";
+import { WAIT_RETRY_MS } from "../waiting/line-waiter.js";
 import { joinLine, type PermitEntry, permitEntry } from "./join-line.js";
 import { LineWatch } from "./line-watch.js";
 import { permitGrantedFrom } from "./permit-granted.js";
@@ -19,7 +19,7 @@ export interface PermitWaiterContext {
   readonly settings: ResolvedEtcdLockOptions;
   readonly keyspace: SemaphoreKeyspace;
   readonly session: SessionLease;
-  readonly slots: LeaseSlotAllocator;
+  readonly memberLeases: MemberLeases;
   readonly holds: HoldRecords;
 }
 
@@ -44,19 +44,19 @@ export class PermitWaiter {
   async wait(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted | undefined> {
     const { settings } = this.#context;
     const entry = permitEntry(settings.prefix, request);
-    const { slot, watch } = await this.#prepare(request, entry);
-    if (!slot.session) slot.lease.startKeepingAlive();
+    const { memberLease, watch } = await this.#prepare(request, entry);
+    if (!memberLease.session) memberLease.lease.startKeepingAlive();
     let granted = false;
     try {
-      let line = await this.#join(request, entry, slot, signal);
+      let line = await this.#join(request, entry, memberLease, signal);
       const joinedAt = line && findEntry(line, entry.member)?.createRevision;
       for (;;) {
         signal.throwIfAborted();
         const mine = line && findEntry(line, entry.member, joinedAt);
-        if (line === undefined || mine === undefined) return await this.#lost(slot);
+        if (line === undefined || mine === undefined) return await this.#lost(memberLease);
         if (holdersOf(line).includes(mine)) {
           granted = true;
-          return permitGrantedFrom(this.#context.holds.remember(request, entry.member, mine.createRevision, mine.modRevision, entry.value, slot));
+          return permitGrantedFrom(this.#context.holds.remember(request, entry.member, mine.createRevision, mine.modRevision, entry.value, memberLease));
         }
         watch.follow(line, mine, request.permits);
         await watch.next(settings.recheckIntervalMs, signal);
@@ -64,32 +64,32 @@ export class PermitWaiter {
       }
     } finally {
       watch.close();
-      if (!slot.session) slot.lease.stopKeepingAlive();
-      if (!granted) await this.#abandon(entry, slot);
+      if (!memberLease.session) memberLease.lease.stopKeepingAlive();
+      if (!granted) await this.#abandon(entry, memberLease);
     }
   }
 
   /** The key's lease and the watch on its line, asked for together; the watch is open before the key joins, so no deletion after the join is missed. */
-  async #prepare(request: DriverPermitRequest, entry: PermitEntry): Promise<{ slot: LeaseSlot; watch: LineWatch }> {
-    const { client, settings, slots } = this.#context;
-    const [slot, watch] = await Promise.allSettled([slots.unnamed(request.ttlMs), LineWatch.open(client, entry.line, settings.requestTimeoutMs)]);
-    if (slot.status === "fulfilled" && watch.status === "fulfilled") return { slot: slot.value, watch: watch.value };
-    if (slot.status === "fulfilled") slots.free(slot.value, request);
+  async #prepare(request: DriverPermitRequest, entry: PermitEntry): Promise<{ memberLease: MemberLease; watch: LineWatch }> {
+    const { client, settings, memberLeases } = this.#context;
+    const [memberLease, watch] = await Promise.allSettled([memberLeases.unnamed(request.ttlMs), LineWatch.open(client, entry.line, settings.requestTimeoutMs)]);
+    if (memberLease.status === "fulfilled" && watch.status === "fulfilled") return { memberLease: memberLease.value, watch: watch.value };
+    if (memberLease.status === "fulfilled") memberLeases.free(memberLease.value, request);
     if (watch.status === "fulfilled") watch.value.close();
-    throw slot.status === "rejected" ? slot.reason : (watch as PromiseRejectedResult).reason;
+    throw memberLease.status === "rejected" ? memberLease.reason : (watch as PromiseRejectedResult).reason;
   }
 
-  async #join(request: DriverPermitRequest, entry: PermitEntry, slot: LeaseSlot, signal: AbortSignal): Promise<PermitLine | undefined> {
+  async #join(request: DriverPermitRequest, entry: PermitEntry, memberLease: MemberLease, signal: AbortSignal): Promise<PermitLine | undefined> {
     try {
       return await joinLine(this.#context.keyspace, request, entry, {
         admits: ALWAYS,
         attempts: Number.POSITIVE_INFINITY,
-        leaseId: () => slot.lease.id,
+        leaseId: () => memberLease.lease.id,
         signal,
       });
     } catch (error) {
-      if (!slot.session || !(error instanceof EtcdLeaseInvalidError)) throw error;
-      this.#context.session.discard(slot.lease);
+      if (!memberLease.session || !(error instanceof EtcdLeaseInvalidError)) throw error;
+      this.#context.session.discard(memberLease.lease);
       return undefined;
     }
   }
@@ -108,16 +108,16 @@ export class PermitWaiter {
   }
 
   /** The key is gone: its lease ended. A lost session lease is dropped, so the next join takes a live one. */
-  async #lost(slot: LeaseSlot): Promise<undefined> {
-    if (slot.session && !(await slot.lease.keepAlive().catch(() => ({ alive: true }))).alive) this.#context.session.discard(slot.lease);
+  async #lost(memberLease: MemberLease): Promise<undefined> {
+    if (memberLease.session && !(await memberLease.lease.keepAlive().catch(() => ({ alive: true }))).alive) this.#context.session.discard(memberLease.lease);
     return undefined;
   }
 
   /** Takes the key out of the line before the caller hears of the abort, so no permit is held or waited for in its name. */
-  async #abandon(entry: PermitEntry, slot: LeaseSlot): Promise<void> {
+  async #abandon(entry: PermitEntry, memberLease: MemberLease): Promise<void> {
     try {
-      if (slot.session) await this.#context.keyspace.delete(entry.member);
-      else await slot.lease.revoke();
+      if (memberLease.session) await this.#context.keyspace.delete(entry.member);
+      else await memberLease.lease.revoke();
     } catch {
       // etcd is unreachable: a lease of its own is no longer kept alive and ends with the key; a session key stays until deleted or the session ends.
     }

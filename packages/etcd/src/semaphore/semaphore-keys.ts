@@ -1,4 +1,4 @@
-import { reservedPrefix } from "../lock-keys.js";
+import { reservedPrefix } from "../keys/lock-keys.js";
 
 /**
  * `<prefix>/\0semaphore/<name>\0`: the line of semaphore `name`, below the reserved prefix that no lock reaches. Names

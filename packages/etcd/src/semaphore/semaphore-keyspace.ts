@@ -1,6 +1,6 @@
 import { CompareResult, CompareTarget, type Etcd3, type IRangeRequest, SortOrder, SortTarget } from "etcd3";
-import { prefixRangeEnd } from "../lock-keys.js";
-import { perAttemptDeadline } from "../per-attempt-deadline.js";
+import { perAttemptDeadline } from "../connection/per-attempt-deadline.js";
+import { prefixRangeEnd } from "../keys/lock-keys.js";
 import { type PermitLine, parseLine } from "./permit-line.js";
 
 /** How an attempt to join a line ended: joined (the line now ends with the new key), or the line changed since it was read. */

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode, runAsLockOwner } from "@distlock/core";
 import { monotonicNow } from "@distlock/core/internal";
 import { afterEach, describe, expect, it } from "vitest";
-import { startEtcdWithClient } from "../test/etcd-with-client.js";
-import { untilQueueLength } from "../test/queue-length.js";
-import { EtcdLockProvider } from "./etcd-lock-provider.js";
+import { startEtcdWithClient } from "../../test/etcd-with-client.js";
+import { untilQueueLength } from "../../test/queue-length.js";
+import { EtcdLockProvider } from "../etcd-lock-provider.js";
 
 const SESSION_TTL_MS = 3000;
 

@@ -1,6 +1,6 @@
 import type { DriverGranted } from "@distlock/core/driver";
-import type { LeaseKeeper } from "./lease-keeper.js";
-import type { MemberValue } from "./lock-keys.js";
+import type { MemberValue } from "../keys/lock-keys.js";
+import type { LeaseKeeper } from "../leases/lease-keeper.js";
 
 /** One owner's member key as the driver knows it. */
 export interface HoldRecord {

@@ -1,7 +1,7 @@
 import { monotonicNow } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
+import { perAttemptDeadline } from "../connection/per-attempt-deadline.js";
 import { keepAliveOnce } from "./keep-alive-once.js";
-import { perAttemptDeadline } from "./per-attempt-deadline.js";
 
 /** Settings a lease keeper needs from the provider. */
 export interface LeaseKeeperSettings {

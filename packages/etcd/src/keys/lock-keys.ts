@@ -27,12 +27,12 @@ export function lockPrefix(prefix: string, key: string): Buffer {
 
 /**
  * `<prefix>/<key>/<leaseIdHex>`, the member key of one lease (Go: `fmt.Sprintf("%s%x", pfx, leaseID)`);
- * slot n > 0 (another owner of the same provider) appends `-<n>`. Go and etcdctl only order the keys
+ * suffix n > 0 (another owner of the same provider) appends `-<n>`. Go and etcdctl only order the keys
  * under the prefix by create revision and never parse their names, so suffixed keys queue with them.
  */
-export function memberKey(lockPrefixBytes: Buffer, leaseId: string, slot = 0): Buffer {
+export function memberKey(lockPrefixBytes: Buffer, leaseId: string, suffix = 0): Buffer {
   const name = BigInt(leaseId).toString(16);
-  return Buffer.concat([lockPrefixBytes, Buffer.from(slot === 0 ? name : `${name}-${slot}`)]);
+  return Buffer.concat([lockPrefixBytes, Buffer.from(suffix === 0 ? name : `${name}-${suffix}`)]);
 }
 
 /** The exclusive end of the range holding every key that starts with `prefix` (etcd's `clientv3.GetPrefixRangeEnd`). */

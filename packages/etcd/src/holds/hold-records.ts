@@ -1,13 +1,13 @@
 import type { DriverAcquireRequest } from "@distlock/core/driver";
 import { monotonicNow } from "@distlock/core/internal";
 import type { Etcd3, IKeyValue } from "etcd3";
-import type { BackgroundTasks } from "./background-tasks.js";
+import type { BackgroundTasks } from "../connection/background-tasks.js";
+import { decodeMemberValue, type MemberValue, ownerDigest } from "../keys/lock-keys.js";
+import type { LockKeyspace } from "../keys/lock-keyspace.js";
+import { LeaseKeeper, type LeaseKeeperSettings } from "../leases/lease-keeper.js";
+import type { MemberLease } from "../leases/member-lease.js";
+import type { SessionLease } from "../leases/session-lease.js";
 import { type HoldRecord, holdId } from "./hold-record.js";
-import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
-import type { LeaseSlot } from "./lease-slot.js";
-import { decodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
-import type { LockKeyspace } from "./lock-keyspace.js";
-import type { SessionLease } from "./session-lease.js";
 
 /** What the hold records share with the rest of the driver. */
 export interface HoldRecordsContext {
@@ -38,8 +38,8 @@ export class HoldRecords {
     return this.#holds.get(holdId(key, ownerSecret));
   }
 
-  /** Records a hold this driver just took, on `slot`'s lease, and starts its sweep if that lease is the session's. */
-  remember(request: DriverAcquireRequest, member: Buffer, revision: bigint, modRevision: string, value: MemberValue, slot: LeaseSlot): HoldRecord {
+  /** Records a hold this driver just took, on `memberLease`'s lease, and starts its sweep if that lease is the session's. */
+  remember(request: DriverAcquireRequest, member: Buffer, revision: bigint, modRevision: string, value: MemberValue, memberLease: MemberLease): HoldRecord {
     const record: HoldRecord = {
       id: holdId(request.key, request.ownerSecret),
       key: request.key,
@@ -49,10 +49,10 @@ export class HoldRecords {
       createRevision: revision,
       modRevision,
       value,
-      lease: slot.lease,
-      ownsLease: !slot.session,
-      sessionClaim: slot.claimed,
-      onSession: slot.session,
+      lease: memberLease.lease,
+      ownsLease: !memberLease.session,
+      sessionClaim: memberLease.claimed,
+      onSession: memberLease.session,
       expiresAt: Number.NEGATIVE_INFINITY,
       sweep: undefined,
     };

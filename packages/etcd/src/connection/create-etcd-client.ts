@@ -1,5 +1,5 @@
 import { Etcd3, type IOptions } from "etcd3";
-import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
+import type { ResolvedEtcdLockOptions } from "../options/etcd-lock-provider-options.js";
 import { grpcDeadline } from "./grpc-deadline.js";
 import { perAttemptDeadline } from "./per-attempt-deadline.js";
 

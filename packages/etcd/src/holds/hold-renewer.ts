@@ -1,12 +1,12 @@
 import { BackendUnavailableError } from "@distlock/core";
 import type { DriverGranted, DriverRenewal } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
-import type { BackgroundTasks } from "./background-tasks.js";
+import type { BackgroundTasks } from "../connection/background-tasks.js";
+import { encodeMemberValue } from "../keys/lock-keys.js";
+import type { LockKeyspace } from "../keys/lock-keyspace.js";
+import { LeaseKeeper, type LeaseKeeperSettings } from "../leases/lease-keeper.js";
 import { grantedFrom, type HoldRecord, MAX_CAS_ATTEMPTS } from "./hold-record.js";
 import type { HoldRecords } from "./hold-records.js";
-import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
-import { encodeMemberValue } from "./lock-keys.js";
-import type { LockKeyspace } from "./lock-keyspace.js";
 
 /** What the renewer shares with the rest of the driver. */
 export interface HoldRenewerContext {

@@ -3,15 +3,15 @@ import { LeaseKeeper, type LeaseKeeperSettings } from "./lease-keeper.js";
 
 /**
  * The provider's shared session lease, granted on first use and kept alive in the background, plus
- * which owner uses which of the session's member keys of each lock key: the first owner gets slot 0
+ * which owner uses which of the session's member keys of each lock key: the first owner gets suffix 0
  * (`<leaseHex>`, Go's own name), further owners of this provider contending for the same key get
- * slots 1, 2, ... (`<leaseHex>-<slot>`).
+ * suffixes 1, 2, ... (`<leaseHex>-<suffix>`).
  */
 export class SessionLease {
   readonly ttlMs: number;
   readonly #client: Etcd3;
   readonly #settings: LeaseKeeperSettings;
-  readonly #slots = new Map<string, Map<string, number>>();
+  readonly #memberLeases = new Map<string, Map<string, number>>();
   #current: LeaseKeeper | undefined;
   #granting: Promise<LeaseKeeper> | undefined;
   #closed = false;
@@ -22,29 +22,29 @@ export class SessionLease {
     this.#settings = settings;
   }
 
-  /** The slot of `ownerSecret` among this provider's member keys of `key`: its existing one, else the lowest free one. */
+  /** The suffix of `ownerSecret` among this provider's member keys of `key`: its existing one, else the lowest free one. */
   claim(key: string, ownerSecret: string): number {
-    let owners = this.#slots.get(key);
+    let owners = this.#memberLeases.get(key);
     if (owners === undefined) {
       owners = new Map<string, number>();
-      this.#slots.set(key, owners);
+      this.#memberLeases.set(key, owners);
     }
     const existing = owners.get(ownerSecret);
     if (existing !== undefined) return existing;
-    let slot = 0;
+    let suffix = 0;
     if (owners.size > 0) {
       const taken = new Set(owners.values());
-      while (taken.has(slot)) slot++;
+      while (taken.has(suffix)) suffix++;
     }
-    owners.set(ownerSecret, slot);
-    return slot;
+    owners.set(ownerSecret, suffix);
+    return suffix;
   }
 
-  /** Gives the owner's slot of `key` back. */
+  /** Gives the owner's suffix of `key` back. */
   unclaim(key: string, ownerSecret: string): void {
-    const owners = this.#slots.get(key);
+    const owners = this.#memberLeases.get(key);
     owners?.delete(ownerSecret);
-    if (owners?.size === 0) this.#slots.delete(key);
+    if (owners?.size === 0) this.#memberLeases.delete(key);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { CompareResult, CompareTarget, type Etcd3, type IKeyValue, type IRangeRequest, type IRequestOp, type ITxnResponse, SortOrder, SortTarget } from "etcd3";
+import { perAttemptDeadline } from "../connection/per-attempt-deadline.js";
 import { lockPrefix, memberKey, prefixRangeEnd, reservedPrefix } from "./lock-keys.js";
-import { perAttemptDeadline } from "./per-attempt-deadline.js";
 
 /** How a put-if-absent on the whole lock prefix ended. */
 export type TakeResult = { readonly taken: true; readonly revision: bigint } | { readonly taken: false; readonly holder: IKeyValue | undefined };
@@ -31,9 +31,9 @@ export class LockKeyspace {
     this.#callOptions = perAttemptDeadline(requestTimeoutMs);
   }
 
-  /** The member key `leaseId` uses for `key` in `slot`. */
-  memberKey(key: string, leaseId: string, slot = 0): Buffer {
-    return memberKey(lockPrefix(this.#prefix, key), leaseId, slot);
+  /** The member key `leaseId` uses for `key` in `suffix`. */
+  memberKey(key: string, leaseId: string, suffix = 0): Buffer {
+    return memberKey(lockPrefix(this.#prefix, key), leaseId, suffix);
   }
 
   /** One attempt that never queues: puts my member key only if nobody (no holder, no waiter) is under the lock prefix. */

@@ -1,5 +1,5 @@
 import { castGrpcError, type Etcd3 } from "etcd3";
-import { grpcDeadline } from "./grpc-deadline.js";
+import { grpcDeadline } from "../connection/grpc-deadline.js";
 
 /**
  * Sends one keepalive for `leaseId` on its own stream and returns the TTL etcd answered with, in

@@ -1,15 +1,15 @@
 import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
 import { abortableSleep } from "@distlock/core/internal";
 import type { Etcd3 } from "etcd3";
+import { grantedFrom } from "../holds/hold-record.js";
+import type { HoldRecords } from "../holds/hold-records.js";
+import { encodeMemberValue, type MemberValue, ownerDigest } from "../keys/lock-keys.js";
+import type { LockKeyspace, QueuePosition } from "../keys/lock-keyspace.js";
+import type { MemberLease } from "../leases/member-lease.js";
+import type { MemberLeases } from "../leases/member-leases.js";
+import type { SessionLease } from "../leases/session-lease.js";
+import type { ResolvedEtcdLockOptions } from "../options/etcd-lock-provider-options.js";
 import { DeletionWatch } from "./deletion-watch.js";
-import type { ResolvedEtcdLockOptions } from "./etcd-lock-provider-options.js";
-import { grantedFrom } from "./hold-record.js";
-import type { HoldRecords } from "./hold-records.js";
-import type { LeaseSlot } from "./lease-slot.js";
-import type { LeaseSlotAllocator } from "./lease-slot-allocator.js";
-import { encodeMemberValue, type MemberValue, ownerDigest } from "./lock-keys.js";
-import type { LockKeyspace, QueuePosition } from "./lock-keyspace.js";
-import type { SessionLease } from "./session-lease.js";
 
 /** What a waiter shares with the rest of the driver. */
 export interface LineWaiterContext {
@@ -17,7 +17,7 @@ export interface LineWaiterContext {
   readonly settings: ResolvedEtcdLockOptions;
   readonly keyspace: LockKeyspace;
   readonly session: SessionLease;
-  readonly slots: LeaseSlotAllocator;
+  readonly memberLeases: MemberLeases;
   readonly holds: HoldRecords;
 }
 
@@ -38,15 +38,15 @@ export class LineWaiter {
    */
   async wait(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted | undefined> {
     const { client, settings, keyspace } = this.#context;
-    const slot = await this.#context.slots.allocate(request);
-    const member = keyspace.memberKey(request.key, slot.lease.id, slot.slot);
+    const memberLease = await this.#context.memberLeases.allocate(request);
+    const member = keyspace.memberKey(request.key, memberLease.lease.id, memberLease.suffix);
     const value: MemberValue = { owner: ownerDigest(request.ownerSecret), holder: request.holder, count: 1 };
-    if (!slot.session) slot.lease.startKeepingAlive();
+    if (!memberLease.session) memberLease.lease.startKeepingAlive();
     let revision: bigint | undefined;
     let granted = false;
     let watch: DeletionWatch | undefined;
     try {
-      const queued = await keyspace.enqueue(request.key, member, encodeMemberValue(value), slot.lease.id);
+      const queued = await keyspace.enqueue(request.key, member, encodeMemberValue(value), memberLease.lease.id);
       revision = queued.revision;
       for (;;) {
         signal.throwIfAborted();
@@ -58,12 +58,13 @@ export class LineWaiter {
         });
         if (position === undefined) continue;
         if (position.mine === undefined || BigInt(position.mine.create_revision) !== revision) {
-          if (slot.session && !(await slot.lease.keepAlive().catch(() => ({ alive: true }))).alive) this.#context.session.discard(slot.lease);
+          if (memberLease.session && !(await memberLease.lease.keepAlive().catch(() => ({ alive: true }))).alive)
+            this.#context.session.discard(memberLease.lease);
           return undefined;
         }
         if (position.predecessor === undefined) {
           granted = true;
-          return grantedFrom(this.#context.holds.remember(request, member, revision, position.mine.mod_revision, value, slot));
+          return grantedFrom(this.#context.holds.remember(request, member, revision, position.mine.mod_revision, value, memberLease));
         }
         if (watch === undefined || !watch.key.equals(position.predecessor.key)) {
           watch?.close();
@@ -75,20 +76,20 @@ export class LineWaiter {
       }
     } finally {
       watch?.close();
-      if (!slot.session) slot.lease.stopKeepingAlive();
-      if (!granted) await this.#abandon(member, revision, slot, request);
+      if (!memberLease.session) memberLease.lease.stopKeepingAlive();
+      if (!granted) await this.#abandon(member, revision, memberLease, request);
     }
   }
 
   /** Takes a waiter out of the queue: its member key is deleted before the caller hears of the abort, so nobody inherits it. */
-  async #abandon(member: Buffer, revision: bigint | undefined, slot: LeaseSlot, request: DriverAcquireRequest): Promise<void> {
+  async #abandon(member: Buffer, revision: bigint | undefined, memberLease: MemberLease, request: DriverAcquireRequest): Promise<void> {
     try {
-      if (!slot.session) await slot.lease.revoke();
+      if (!memberLease.session) await memberLease.lease.revoke();
       else if (revision !== undefined) await this.#context.keyspace.deleteIfCreatedAt(member, revision);
     } catch {
       // etcd is unreachable: the member key goes with its lease (a dedicated one is no longer kept alive).
     } finally {
-      if (slot.session) this.#context.slots.free(slot, request);
+      if (memberLease.session) this.#context.memberLeases.free(memberLease, request);
     }
   }
 }

@@ -1,8 +1,8 @@
 import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
 import { resolveLockConfig } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
-import { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
-import { EtcdLockProvider } from "./etcd-lock-provider.js";
+import { createLockProviderFromConfig } from "../create-lock-provider-from-config.js";
+import { EtcdLockProvider } from "../etcd-lock-provider.js";
 import { DEFAULT_ETCD_LOCK_OPTIONS } from "./etcd-lock-provider-options.js";
 import { resolveEtcdLockOptions } from "./resolve-etcd-lock-options.js";
 

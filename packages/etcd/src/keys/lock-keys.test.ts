@@ -6,7 +6,7 @@ describe("key layout (Go concurrency.Mutex compatible)", () => {
     expect(memberKey(lockPrefix("distlock", "orders:42"), "7587869580934372097").toString()).toBe("distlock/orders:42/694d872e7d95db01");
   });
 
-  it("further owners of one provider on the same lease get <leaseHex>-<slot>, still under the lock prefix", () => {
+  it("further owners of one provider on the same lease get <leaseHex>-<suffix>, still under the lock prefix", () => {
     expect(memberKey(lockPrefix("distlock", "k"), "255", 2).toString()).toBe("distlock/k/ff-2");
   });
 
