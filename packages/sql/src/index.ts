@@ -1,10 +1,10 @@
-export type { Mysql2Pool, Mysql2PoolConnection, Mysql2QueryOptions } from "./clients/mysql2-api.js";
-export type { PgClientEvents, PgNamedStatement, PgNotification, PgPool, PgPoolClient } from "./clients/pg-api.js";
 export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
 export { LockTableMigrationProvider } from "./migrations/lock-table-migration-provider.js";
 export { migrateLockTable } from "./migrations/migrate-lock-table.js";
+export type { Mysql2Pool, Mysql2PoolConnection, Mysql2QueryOptions } from "./mysql/mysql-client-api.js";
+export { SQL_DIALECT_NAMES, type SqlDialectName } from "./options/sql-dialect-name.js";
 export { DEFAULT_SQL_LOCK_OPTIONS, SQL_LOCK_MODES, type SqlLockMode, type SqlLockProviderOptions } from "./options/sql-lock-provider-options.js";
 export { MAX_TABLE_NAME_LENGTH, validateTableName } from "./options/validate-table-name.js";
-export { SQL_DIALECT_NAMES, type SqlDialectName } from "./sql-dialect-name.js";
+export type { PgClientEvents, PgNamedStatement, PgNotification, PgPool, PgPoolClient } from "./postgres/postgres-client-api.js";
 export { SqlLockProvider } from "./sql-lock-provider.js";
-export type { AnyKysely } from "./statements/any-kysely.js";
+export type { AnyKysely } from "./table/any-kysely.js";

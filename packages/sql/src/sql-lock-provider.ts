@@ -1,17 +1,17 @@
 import { DriverLockProvider } from "@distlock/core/driver";
-import { openSqlConnection } from "./connect/open-sql-connection.js";
+import { openSqlConnection } from "./connection/open-sql-connection.js";
 import { resolveSqlLockOptions } from "./options/resolve-sql-lock-options.js";
 import type { SqlLockProviderOptions } from "./options/sql-lock-provider-options.js";
 import { openSessionTarget } from "./session/open-session-target.js";
 import { SessionLockDriver } from "./session/session-lock-driver.js";
-import { SqlLockDriver } from "./sql-lock-driver.js";
+import { TableLockDriver } from "./table/table-lock-driver.js";
 
 /**
  * Distributed locks in a SQL table (PostgreSQL, MySQL/MariaDB or SQLite through kysely), or with `mode: "session"`
  * the database's own session locks (PostgreSQL advisory locks, MySQL/MariaDB `GET_LOCK`).
  */
 export class SqlLockProvider extends DriverLockProvider {
-  readonly #driver: SqlLockDriver | SessionLockDriver;
+  readonly #driver: TableLockDriver | SessionLockDriver;
 
   /**
    * Like the constructor, and also waits for the client library a `url` needs (`pg`, `mysql2`, `better-sqlite3`),
@@ -35,18 +35,18 @@ export class SqlLockProvider extends DriverLockProvider {
   constructor(options: SqlLockProviderOptions, optionsField = "options") {
     const resolved = resolveSqlLockOptions(options, optionsField);
     const driver =
-      resolved.mode === "session" ? new SessionLockDriver(openSessionTarget(resolved), resolved) : new SqlLockDriver(openSqlConnection(resolved), resolved);
+      resolved.mode === "session" ? new SessionLockDriver(openSessionTarget(resolved), resolved) : new TableLockDriver(openSqlConnection(resolved), resolved);
     super(driver, { holderLabel: resolved.holderLabel });
     this.#driver = driver;
   }
 
   /** Creates or upgrades the lock table now; needed once per database when `migrate` is off. */
   migrate(): Promise<void> {
-    return this.#driver instanceof SqlLockDriver ? this.#driver.migrate() : this.#driver.ready();
+    return this.#driver instanceof TableLockDriver ? this.#driver.migrate() : this.#driver.ready();
   }
 
   /** Deletes rows that have been free or expired for longer than `idleMs` (default `purgeIdleAfterMs`); resolves with how many. */
   purgeIdleLocks(idleMs?: number): Promise<number> {
-    return this.#driver instanceof SqlLockDriver ? this.#driver.purgeIdle(idleMs) : Promise.resolve(0);
+    return this.#driver instanceof TableLockDriver ? this.#driver.purgeIdle(idleMs) : Promise.resolve(0);
   }
 }

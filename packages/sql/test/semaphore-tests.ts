@@ -3,12 +3,12 @@ import { LockError, LockErrorCode, type PermitsMismatchError } from "@distlock/c
 import type { DriverPermitRequest } from "@distlock/core/driver";
 import { monotonicNow } from "@distlock/core/internal";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { openSqlConnection } from "../src/connect/open-sql-connection.js";
+import { openSqlConnection } from "../src/connection/open-sql-connection.js";
 import { resolveSqlLockOptions } from "../src/options/resolve-sql-lock-options.js";
 import { SemaphoreStatements } from "../src/semaphore/semaphore-statements.js";
 import { SqlLockProvider } from "../src/sql-lock-provider.js";
-import { dialectFlavor } from "../src/statements/dialect-statements.js";
-import { inWriteTransaction } from "../src/statements/write-transaction.js";
+import { dialectFlavor } from "../src/table/dialect-statements.js";
+import { inWriteTransaction } from "../src/table/write-transaction.js";
 import { rejectionOf } from "./settle.js";
 
 /** How long the place of a crashed waiter counts in these tests (the driver's own claim window is 2 s). */

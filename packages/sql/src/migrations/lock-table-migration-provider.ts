@@ -1,9 +1,9 @@
 import { type Migration, type MigrationProvider, sql } from "kysely";
+import type { SqlDialectName } from "../options/sql-dialect-name.js";
 import { createPostgresLockFunctions } from "../postgres/postgres-lock-functions.js";
 import { semaphoreTables } from "../semaphore/semaphore-tables.js";
-import type { SqlDialectName } from "../sql-dialect-name.js";
-import type { AnyKysely } from "../statements/any-kysely.js";
-import { waiterTableName } from "../statements/waiter-line.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import { waiterTableName } from "../table/waiter-line.js";
 
 interface ColumnTypes {
   key: string;

@@ -1,8 +1,8 @@
 import { BackendUnavailableError } from "@distlock/core";
 import { redactCredentials } from "@distlock/core/internal";
 import { Migrator, sql } from "kysely";
-import type { SqlDialectName } from "../sql-dialect-name.js";
-import type { AnyKysely } from "../statements/any-kysely.js";
+import type { SqlDialectName } from "../options/sql-dialect-name.js";
+import type { AnyKysely } from "../table/any-kysely.js";
 import { LATEST_LOCK_TABLE_MIGRATION, LockTableMigrationProvider } from "./lock-table-migration-provider.js";
 
 /** Attempts when several processes migrate one SQLite file at once (kysely's SQLite adapter has no migration lock). */

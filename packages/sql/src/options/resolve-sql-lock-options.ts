@@ -1,10 +1,10 @@
 import { InvalidConfigError, MAX_DURATION_MS } from "@distlock/core";
 import { type BackendOptionsSpec, type BackendSetting, backendSettings, type LockUrl, resolveBackendOptions } from "@distlock/core/driver";
 import type { SqliteDatabase } from "kysely";
-import type { Mysql2Pool } from "../clients/mysql2-api.js";
-import type { PgPool } from "../clients/pg-api.js";
-import { SQL_DIALECT_NAMES, type SqlDialectName } from "../sql-dialect-name.js";
-import type { AnyKysely } from "../statements/any-kysely.js";
+import type { Mysql2Pool } from "../mysql/mysql-client-api.js";
+import type { PgPool } from "../postgres/postgres-client-api.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import { SQL_DIALECT_NAMES, type SqlDialectName } from "./sql-dialect-name.js";
 import {
   DEFAULT_SQL_LOCK_OPTIONS,
   type ResolvedSqlLockOptions,

@@ -1,10 +1,10 @@
 import type { DriverLockProviderOptions } from "@distlock/core";
 import type { LockUrl } from "@distlock/core/driver";
 import type { SqliteDatabase } from "kysely";
-import type { Mysql2Pool } from "../clients/mysql2-api.js";
-import type { PgPool } from "../clients/pg-api.js";
-import type { SqlDialectName } from "../sql-dialect-name.js";
-import type { AnyKysely } from "../statements/any-kysely.js";
+import type { Mysql2Pool } from "../mysql/mysql-client-api.js";
+import type { PgPool } from "../postgres/postgres-client-api.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import type { SqlDialectName } from "./sql-dialect-name.js";
 
 /** Where a lock lives: a row of the lock table, or the database's own session lock. */
 export type SqlLockMode = "table" | "session";

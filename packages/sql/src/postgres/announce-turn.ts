@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { AnyKysely } from "../statements/any-kysely.js";
+import type { AnyKysely } from "../table/any-kysely.js";
 import { releaseChannel, waiterTag } from "./postgres-lock-functions.js";
 
 /**

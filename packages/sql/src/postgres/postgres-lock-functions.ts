@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
-import type { AnyKysely } from "../statements/any-kysely.js";
-import { waiterTableName } from "../statements/waiter-line.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import { waiterTableName } from "../table/waiter-line.js";
 
 /** The PL/pgSQL function that acquires on lock table `table`. */
 export function acquireFunctionName(table: string): string {

@@ -1,7 +1,7 @@
 import type { DriverPermitRequest } from "@distlock/core/driver";
 import { type RawBuilder, sql } from "kysely";
-import type { AnyKysely } from "../statements/any-kysely.js";
-import type { LockSqlFlavor } from "../statements/lock-sql-flavor.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import type { LockSqlFlavor } from "../table/lock-sql-flavor.js";
 import { semaphoreTables } from "./semaphore-tables.js";
 import { type SemaphoreRow, SemaphoreView } from "./semaphore-view.js";
 

@@ -1,11 +1,11 @@
 import { LockError, LockErrorCode, PermitsMismatchError, type SemaphoreState } from "@distlock/core";
 import type { DriverGranted, DriverPermitRequest, DriverRenewal, DriverWait, SemaphoreDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
-import type { PgReleaseListener } from "../postgres/pg-release-listener.js";
 import { waiterTag } from "../postgres/postgres-lock-functions.js";
-import type { AnyKysely } from "../statements/any-kysely.js";
-import type { LockSqlFlavor } from "../statements/lock-sql-flavor.js";
-import { inWriteTransaction } from "../statements/write-transaction.js";
+import type { PostgresReleaseListener } from "../postgres/postgres-release-listener.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import type { LockSqlFlavor } from "../table/lock-sql-flavor.js";
+import { inWriteTransaction } from "../table/write-transaction.js";
 import type { InFlight } from "../waiting/in-flight.js";
 import { type LineOperations, waitInLine } from "../waiting/wait-in-line.js";
 import type { SemaphoreStatements } from "./semaphore-statements.js";
@@ -18,7 +18,7 @@ export interface SqlSemaphoreAccess {
   /** Runs statements as the lock driver's operations run: client loaded, tables migrated, failures as `BackendUnavailableError`. */
   run<T>(operation: string, statements: () => Promise<T>): Promise<T>;
   /** PostgreSQL with `listen`: the notifications that it is a waiter's turn. */
-  readonly listener: PgReleaseListener | undefined;
+  readonly listener: PostgresReleaseListener | undefined;
   /** The driver's waits in progress, which closing lets finish their cleanup. */
   readonly waits: InFlight;
   /** PostgreSQL: tells a waiter (at commit) that it is its turn on a semaphore. */

@@ -1,11 +1,11 @@
-import { loadClientLibrary } from "../clients/load-client-library.js";
-import type { Mysql2Module } from "../clients/mysql2-api.js";
-import type { PgModule } from "../clients/pg-api.js";
-import { mysqlUrlConfig } from "../connect/mysql-connection.js";
-import { postgresUrlConfig } from "../connect/postgres-connection.js";
+import { loadClientLibrary } from "../connection/load-client-library.js";
+import type { Mysql2Module } from "../mysql/mysql-client-api.js";
+import { mysqlUrlConfig } from "../mysql/mysql-connection.js";
+import { mysqlSessionDialect } from "../mysql/mysql-session-dialect.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
-import { mysqlSessionDialect } from "./mysql-session-dialect.js";
-import { pgSessionDialect } from "./pg-session-dialect.js";
+import type { PgModule } from "../postgres/postgres-client-api.js";
+import { postgresUrlConfig } from "../postgres/postgres-connection.js";
+import { postgresSessionDialect } from "../postgres/postgres-session-dialect.js";
 import type { SessionTarget } from "./session-lock-driver.js";
 
 /** First TCP keepalive probe of an idle session connection (the client then notices a vanished server within the OS's probe schedule). */
@@ -27,6 +27,6 @@ export function openSessionTarget(options: ResolvedSqlLockOptions): SessionTarge
     return { dialect, identity, lockNamespace: `${url.path}.${options.table}`, redacted: url.redacted, loaded: mysql2.then(() => undefined) };
   }
   const pg = loadClientLibrary<PgModule>("pg", request);
-  const dialect = pgSessionDialect(pg, { ...common, config: postgresUrlConfig(url, options) });
+  const dialect = postgresSessionDialect(pg, { ...common, config: postgresUrlConfig(url, options) });
   return { dialect, identity, lockNamespace: options.table, redacted: url.redacted, loaded: pg.then(() => undefined) };
 }

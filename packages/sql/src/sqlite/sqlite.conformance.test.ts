@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeLockProvider } from "@distlock/conformance";
 import { afterAll } from "vitest";
-import { describeSqlSemaphore } from "../test/semaphore-tests.js";
-import { DEFAULT_SQL_LOCK_OPTIONS } from "./options/sql-lock-provider-options.js";
-import { SqlLockProvider } from "./sql-lock-provider.js";
+import { describeSqlSemaphore } from "../../test/semaphore-tests.js";
+import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
+import { SqlLockProvider } from "../sql-lock-provider.js";
 
 const dir = mkdtempSync(join(tmpdir(), "distlock-sqlite-"));
 const url = `sqlite:${join(dir, "locks.sqlite")}`;

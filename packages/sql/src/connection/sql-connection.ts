@@ -1,5 +1,5 @@
-import type { PgListenConnection } from "../clients/pg-api.js";
-import type { AnyKysely } from "../statements/any-kysely.js";
+import type { PgListenConnection } from "../postgres/postgres-client-api.js";
+import type { AnyKysely } from "../table/any-kysely.js";
 
 /** A client held for LISTEN; `release` gives it back (or closes it) and tolerates a broken client. */
 export interface ListenClient {

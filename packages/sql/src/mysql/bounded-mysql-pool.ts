@@ -1,6 +1,6 @@
 import { CallDeadlines } from "@distlock/core/internal";
 import type { MysqlPool, MysqlPoolConnection, MysqlQueryResult } from "kysely";
-import type { Mysql2Pool, Mysql2PoolConnection } from "../clients/mysql2-api.js";
+import type { Mysql2Pool, Mysql2PoolConnection } from "./mysql-client-api.js";
 
 /** mysql2's error code for a query that outlived its `timeout`. */
 const QUERY_TIMEOUT_CODE = "PROTOCOL_SEQUENCE_TIMEOUT";

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
-import { likePrefix } from "./key-prefix-match.js";
-import type { LockSqlFlavor } from "./lock-sql-flavor.js";
+import { likePrefix } from "../table/key-prefix-match.js";
+import type { LockSqlFlavor } from "../table/lock-sql-flavor.js";
 
 /** MySQL/MariaDB: microseconds since the epoch on UTC_TIMESTAMP, so the session time zone and DST never matter. */
 export const MYSQL_FLAVOR: LockSqlFlavor = Object.freeze({

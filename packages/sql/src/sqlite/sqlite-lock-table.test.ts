@@ -5,8 +5,8 @@ import { LockError, LockErrorCode } from "@distlock/core";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { LATEST_LOCK_TABLE_MIGRATION, LockTableMigrationProvider } from "./migrations/lock-table-migration-provider.js";
-import { SqlLockProvider } from "./sql-lock-provider.js";
+import { LATEST_LOCK_TABLE_MIGRATION, LockTableMigrationProvider } from "../migrations/lock-table-migration-provider.js";
+import { SqlLockProvider } from "../sql-lock-provider.js";
 
 const dir = mkdtempSync(join(tmpdir(), "distlock-sqlite-table-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,12 +1,12 @@
 import type { DriverAcquireRequest } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
-import { acquireFunctionName, releaseChannel, releaseFunctionName } from "../postgres/postgres-lock-functions.js";
-import type { AnyKysely } from "./any-kysely.js";
-import type { ReleaseOutcome } from "./lock-statements.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import type { ReleaseOutcome } from "../table/lock-statements.js";
+import { type GrantedRow, granted, type HoldCountRow, ReturningLockStatements } from "../table/returning-lock-statements.js";
+import type { WaiterLine } from "../table/waiter-line.js";
 import { POSTGRES_FLAVOR } from "./postgres-flavor.js";
-import { type GrantedRow, granted, type HoldCountRow, ReturningLockStatements } from "./returning-lock-statements.js";
-import type { WaiterLine } from "./waiter-line.js";
+import { acquireFunctionName, releaseChannel, releaseFunctionName } from "./postgres-lock-functions.js";
 
 /**
  * PostgreSQL: acquire (including a refusal's lease read) and release call the table's PL/pgSQL functions (see `createPostgresLockFunctions`), which

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import type { PostgresCursor, PostgresPool, PostgresPoolClient } from "kysely";
-import type { PgPool, PgPoolClient } from "../clients/pg-api.js";
+import type { PgPool, PgPoolClient } from "./postgres-client-api.js";
 
 /**
  * A pg pool as kysely sees it, whose clients run every parameterised statement as a named prepared
  * statement (parsed and planned once per connection). Named statements are session state: only for
  * direct connections or PgBouncer ≥ 1.21 with `max_prepared_statements`.
  */
-export class PreparedPgPool implements PostgresPool {
+export class PreparedPostgresPool implements PostgresPool {
   readonly #pool: PgPool;
   readonly #ends: boolean;
   readonly #clients = new WeakMap<PgPoolClient, PostgresPoolClient>();

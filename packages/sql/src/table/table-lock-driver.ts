@@ -2,19 +2,19 @@ import { BackendUnavailableError, type LockCapabilities, LockError, type LockSta
 import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { redactCredentials } from "@distlock/core/internal";
-import type { SqlConnection } from "./connect/sql-connection.js";
-import { runLockTableMigrations } from "./migrations/migrate-lock-table.js";
-import type { ResolvedSqlLockOptions } from "./options/sql-lock-provider-options.js";
-import { announceTurn } from "./postgres/announce-turn.js";
-import { PgReleaseListener } from "./postgres/pg-release-listener.js";
-import { releaseChannel, waiterTag } from "./postgres/postgres-lock-functions.js";
-import { SemaphoreStatements } from "./semaphore/semaphore-statements.js";
-import { SqlSemaphoreDriver } from "./semaphore/sql-semaphore-driver.js";
-import type { SqlDialectName } from "./sql-dialect-name.js";
-import { dialectFlavor, dialectStatements } from "./statements/dialect-statements.js";
-import type { LockStatements } from "./statements/lock-statements.js";
-import { InFlight } from "./waiting/in-flight.js";
-import { type LineOperations, WAITER_CLAIM_MS, waitInLine } from "./waiting/wait-in-line.js";
+import type { SqlConnection } from "../connection/sql-connection.js";
+import { runLockTableMigrations } from "../migrations/migrate-lock-table.js";
+import type { SqlDialectName } from "../options/sql-dialect-name.js";
+import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
+import { announceTurn } from "../postgres/announce-turn.js";
+import { releaseChannel, waiterTag } from "../postgres/postgres-lock-functions.js";
+import { PostgresReleaseListener } from "../postgres/postgres-release-listener.js";
+import { SemaphoreStatements } from "../semaphore/semaphore-statements.js";
+import { SqlSemaphoreDriver } from "../semaphore/sql-semaphore-driver.js";
+import { InFlight } from "../waiting/in-flight.js";
+import { type LineOperations, WAITER_CLAIM_MS, waitInLine } from "../waiting/wait-in-line.js";
+import { dialectFlavor, dialectStatements } from "./dialect-statements.js";
+import type { LockStatements } from "./lock-statements.js";
 
 /** Shortest lease accepted: a few statement round trips plus a renewal must fit well inside it. */
 const MIN_TTL_MS = 100;
@@ -23,7 +23,7 @@ const MIN_TTL_MS = 100;
  * The SQL backend's driver: one statement per operation on the lock table, expiry on the database's clock; counting
  * semaphores on the tables next to it, one transaction per change.
  */
-export class SqlLockDriver implements LockDriver {
+export class TableLockDriver implements LockDriver {
   readonly backend: SqlDialectName;
   /** Waiters keep a place in a server-side line, so every dialect grants in the order waiters joined it. */
   readonly capabilities: LockCapabilities = Object.freeze({
@@ -42,7 +42,7 @@ export class SqlLockDriver implements LockDriver {
   readonly #clientLoaded: Promise<void>;
   readonly #options: ResolvedSqlLockOptions;
   readonly #statements: LockStatements;
-  readonly #listener: PgReleaseListener | undefined;
+  readonly #listener: PostgresReleaseListener | undefined;
   readonly #purgeTimer: NodeJS.Timeout | undefined;
   /** Lock and permit waits in progress. */
   readonly #waits: InFlight;
@@ -61,7 +61,7 @@ export class SqlLockDriver implements LockDriver {
     this.#waits = new InFlight(options.queryTimeoutMs);
     this.#statements = dialectStatements(this.backend, options.table);
     if (connection.openListenClient !== undefined) {
-      this.#listener = new PgReleaseListener(connection.openListenClient, releaseChannel(options.table));
+      this.#listener = new PostgresReleaseListener(connection.openListenClient, releaseChannel(options.table));
     }
     const { queue } = this.#statements;
     const db = () => this.#connection.db;

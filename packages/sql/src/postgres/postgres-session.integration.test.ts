@@ -3,8 +3,8 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { sessionLossTests, sessionProviders } from "../../test/session-lock-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
+import { sessionLockId } from "../session/session-lock-id.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
-import { sessionLockId } from "./session-lock-id.js";
 
 const server = await startPostgres();
 const url = `${server.url}${server.url.includes("?") ? "&" : "?"}mode=session`;

@@ -1,8 +1,8 @@
+import { openMysqlPool, openMysqlUrl } from "../mysql/mysql-connection.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
-import { openMysqlPool, openMysqlUrl } from "./mysql-connection.js";
-import { openPostgresPool, openPostgresUrl } from "./postgres-connection.js";
+import { openPostgresPool, openPostgresUrl } from "../postgres/postgres-connection.js";
+import { openSqliteDatabase, openSqliteFile } from "../sqlite/sqlite-connection.js";
 import type { SqlConnection } from "./sql-connection.js";
-import { openSqliteDatabase, openSqliteFile } from "./sqlite-connection.js";
 
 /** Builds the connection the options describe; a URL starts loading its client library, nothing is contacted until the first statement. */
 export function openSqlConnection(options: ResolvedSqlLockOptions): SqlConnection {

@@ -1,9 +1,9 @@
 import { CallDeadlines } from "@distlock/core/internal";
-import type { PgConnectionConfig, PgModule } from "../clients/pg-api.js";
-import type { SessionConnection, SessionDialect, SessionLockView } from "./session-connection.js";
-import type { SessionLockId } from "./session-lock-id.js";
-import { type SessionStatements, startSession } from "./start-session.js";
-import { watchConnectionLoss } from "./watch-connection-loss.js";
+import type { SessionConnection, SessionDialect, SessionLockView } from "../session/session-connection.js";
+import type { SessionLockId } from "../session/session-lock-id.js";
+import { type SessionStatements, startSession } from "../session/start-session.js";
+import { watchConnectionLoss } from "../session/watch-connection-loss.js";
+import type { PgConnectionConfig, PgModule } from "./postgres-client-api.js";
 
 /** What pg answers a statement with. */
 type PgCallback = (error: Error | null, result: { rows: unknown[] }) => void;
@@ -29,7 +29,7 @@ interface PgSessionModule {
   Query: new (text: string, values: unknown[], callback: PgCallback) => PgQuery;
 }
 
-export interface PgSessionSettings {
+export interface PostgresSessionSettings {
   readonly config: PgConnectionConfig;
   readonly table: string;
   /** The `url` option's field, named when the connection turns out not to be a session of its own. */
@@ -39,7 +39,7 @@ export interface PgSessionSettings {
 }
 
 /** PostgreSQL session locks: `pg_try_advisory_lock` / `pg_advisory_lock` on one 64-bit key, tokens from a sequence. */
-export function pgSessionDialect(pg: Promise<PgModule>, settings: PgSessionSettings): SessionDialect {
+export function postgresSessionDialect(pg: Promise<PgModule>, settings: PostgresSessionSettings): SessionDialect {
   const sequence = `${settings.table}_session_token`;
   const lockStatement = (sql: string, prepared?: string) => (id: SessionLockId) => ({ sql, values: [id.pgKey], prepared });
   const statements: SessionStatements = {

@@ -2,8 +2,8 @@ import { describeLockProvider } from "@distlock/conformance";
 import { startPostgres } from "@distlock/test-servers";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { describeSqlSemaphore } from "../test/semaphore-tests.js";
-import { SqlLockProvider } from "./sql-lock-provider.js";
+import { describeSqlSemaphore } from "../../test/semaphore-tests.js";
+import { SqlLockProvider } from "../sql-lock-provider.js";
 
 const server = await startPostgres();
 const pool = new pg.Pool({ connectionString: server.url, max: 20, connectionTimeoutMillis: 5_000, query_timeout: 5_000 });

@@ -1,10 +1,10 @@
 import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, PostgresDialect } from "kysely";
-import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
-import type { PgConnectionConfig, PgModule, PgPool } from "../clients/pg-api.js";
+import { type ClientLibraryRequest, loadClientLibrary } from "../connection/load-client-library.js";
+import type { ListenClient, SqlConnection } from "../connection/sql-connection.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
-import { PreparedPgPool } from "./prepared-pg-pool.js";
-import type { ListenClient, SqlConnection } from "./sql-connection.js";
+import type { PgConnectionConfig, PgModule, PgPool } from "./postgres-client-api.js";
+import { PreparedPostgresPool } from "./prepared-postgres-pool.js";
 
 const DEFAULT_POSTGRES_PORT = 5432;
 
@@ -20,7 +20,7 @@ export function openPostgresUrl(url: LockUrl, options: ResolvedSqlLockOptions, r
     // An idle client dropped by a restarting server emits "error"; the next query reconnects.
     pool.on("error", () => undefined);
     guardCheckedOutClients(pool);
-    return options.preparedStatements ? new PreparedPgPool(pool, true) : pool;
+    return options.preparedStatements ? new PreparedPostgresPool(pool, true) : pool;
   };
   const db = new Kysely({ dialect: new PostgresDialect({ pool: createPool }) });
   return {
@@ -53,7 +53,7 @@ export function postgresUrlConfig(url: LockUrl, options: ResolvedSqlLockOptions)
 export function openPostgresPool(pool: PgPool, options: ResolvedSqlLockOptions, db?: SqlConnection["db"]): SqlConnection {
   guardCheckedOutClients(pool);
   return {
-    db: db ?? new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPgPool(pool, false) : pool }) }),
+    db: db ?? new Kysely({ dialect: new PostgresDialect({ pool: options.preparedStatements ? new PreparedPostgresPool(pool, false) : pool }) }),
     openListenClient: options.listen ? () => borrowListenClient(pool) : undefined,
     ready: async () => undefined,
     close: async () => undefined,

@@ -1,13 +1,13 @@
-import type { SqlDialectName } from "../sql-dialect-name.js";
+import { MYSQL_FLAVOR } from "../mysql/mysql-flavor.js";
+import { MysqlLockStatements } from "../mysql/mysql-lock-statements.js";
+import type { SqlDialectName } from "../options/sql-dialect-name.js";
+import { POSTGRES_FLAVOR } from "../postgres/postgres-flavor.js";
+import { PostgresLockStatements } from "../postgres/postgres-lock-statements.js";
+import { SQLITE_FLAVOR } from "../sqlite/sqlite-flavor.js";
 import { WAITER_CLAIM_MS } from "../waiting/wait-in-line.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import type { LockStatements } from "./lock-statements.js";
-import { MYSQL_FLAVOR } from "./mysql-flavor.js";
-import { MysqlLockStatements } from "./mysql-lock-statements.js";
-import { POSTGRES_FLAVOR } from "./postgres-flavor.js";
-import { PostgresLockStatements } from "./postgres-lock-statements.js";
 import { ReturningLockStatements } from "./returning-lock-statements.js";
-import { SQLITE_FLAVOR } from "./sqlite-flavor.js";
 import { WaiterLine } from "./waiter-line.js";
 
 const FLAVORS: Readonly<Record<SqlDialectName, LockSqlFlavor>> = Object.freeze({ postgres: POSTGRES_FLAVOR, mysql: MYSQL_FLAVOR, sqlite: SQLITE_FLAVOR });

@@ -11,14 +11,14 @@ import BetterSqlite3 from "better-sqlite3";
 import { createConnection } from "mysql2/promise";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { rejectionOf } from "../test/settle.js";
-import { openSqlConnection } from "./connect/open-sql-connection.js";
-import { resolveSqlLockOptions } from "./options/resolve-sql-lock-options.js";
-import { SqlLockProvider } from "./sql-lock-provider.js";
-import { dialectStatements } from "./statements/dialect-statements.js";
-import { WAITER_CLAIM_MS } from "./waiting/wait-in-line.js";
+import { rejectionOf } from "../../test/settle.js";
+import { openSqlConnection } from "../connection/open-sql-connection.js";
+import { resolveSqlLockOptions } from "../options/resolve-sql-lock-options.js";
+import { SqlLockProvider } from "../sql-lock-provider.js";
+import { WAITER_CLAIM_MS } from "../waiting/wait-in-line.js";
+import { dialectStatements } from "./dialect-statements.js";
 
-const WORKER = fileURLToPath(new URL("../test/waiting-worker.mjs", import.meta.url));
+const WORKER = fileURLToPath(new URL("../../test/waiting-worker.mjs", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "distlock-line-"));
 const [mariadb, postgres] = await Promise.all([startMariadb(), startPostgres()]);
 afterAll(async () => {

@@ -4,8 +4,8 @@ import mysql from "mysql2/promise";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { sessionLossTests, sessionProviders, spawnHolder, uniqueKey } from "../../test/session-lock-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
+import { sessionLockId } from "../session/session-lock-id.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
-import { sessionLockId } from "./session-lock-id.js";
 
 const server = await startMariadb();
 const url = `${server.userUrl}?mode=session`;

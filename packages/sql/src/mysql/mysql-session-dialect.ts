@@ -1,10 +1,10 @@
 import { InvalidConfigError } from "@distlock/core";
 import { CallDeadlines } from "@distlock/core/internal";
-import type { Mysql2ConnectionOptions, Mysql2Module } from "../clients/mysql2-api.js";
-import type { SessionConnection, SessionDialect, SessionLockView } from "./session-connection.js";
-import type { SessionLockId } from "./session-lock-id.js";
-import { type SessionStatements, startSession } from "./start-session.js";
-import { watchConnectionLoss } from "./watch-connection-loss.js";
+import type { SessionConnection, SessionDialect, SessionLockView } from "../session/session-connection.js";
+import type { SessionLockId } from "../session/session-lock-id.js";
+import { type SessionStatements, startSession } from "../session/start-session.js";
+import { watchConnectionLoss } from "../session/watch-connection-loss.js";
+import type { Mysql2ConnectionOptions, Mysql2Module } from "./mysql-client-api.js";
 
 /** What mysql2 answers a statement with. */
 type Mysql2Callback = (error: unknown, result: unknown) => void;

@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { Kysely, type SqliteDatabase, SqliteDialect } from "kysely";
-import type { BetterSqlite3Module } from "../clients/better-sqlite3-api.js";
-import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
+import { type ClientLibraryRequest, loadClientLibrary } from "../connection/load-client-library.js";
+import type { SqlConnection } from "../connection/sql-connection.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
-import type { AnyKysely } from "../statements/any-kysely.js";
-import type { SqlConnection } from "./sql-connection.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import type { BetterSqlite3Module } from "./sqlite-client-api.js";
 
 /** A file's connection and how many providers of this process use it. */
 interface SharedFile {

@@ -1,10 +1,10 @@
 import type { DriverAcquireRequest, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { sql } from "kysely";
-import type { AnyKysely } from "./any-kysely.js";
-import { LockStatements, type ReleaseOutcome } from "./lock-statements.js";
+import type { AnyKysely } from "../table/any-kysely.js";
+import { LockStatements, type ReleaseOutcome } from "../table/lock-statements.js";
+import type { WaiterLine } from "../table/waiter-line.js";
 import { MYSQL_FLAVOR } from "./mysql-flavor.js";
-import type { WaiterLine } from "./waiter-line.js";
 
 interface OwnedRow {
   mine: number | string;

@@ -1,6 +1,6 @@
 import type { ReleaseWatch } from "@distlock/core/driver";
 import { Latch, MAX_POLL_INTERVAL_MS } from "@distlock/core/internal";
-import type { ListenClient } from "../connect/sql-connection.js";
+import type { ListenClient } from "../connection/sql-connection.js";
 
 /** How long a new watch waits for the listening connection before it relies on short fallback timeouts. */
 const CONNECT_GRACE_MS = 1_000;
@@ -19,7 +19,7 @@ interface KeyWatch {
  * connection is down every watch is woken and waits at most `MAX_POLL_INTERVAL_MS`, and a reconnect
  * wakes them all again for the releases they may have missed.
  */
-export class PgReleaseListener {
+export class PostgresReleaseListener {
   readonly #open: () => Promise<ListenClient>;
   readonly #channel: string;
   readonly #watches = new Map<string, Set<KeyWatch>>();

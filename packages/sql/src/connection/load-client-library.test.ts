@@ -4,10 +4,10 @@ import mysql2 from "mysql2";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { rejectionOf } from "../../test/settle.js";
-import type { BetterSqlite3Module } from "./better-sqlite3-api.js";
+import type { Mysql2Module } from "../mysql/mysql-client-api.js";
+import type { PgModule } from "../postgres/postgres-client-api.js";
+import type { BetterSqlite3Module } from "../sqlite/sqlite-client-api.js";
 import { loadClientLibrary } from "./load-client-library.js";
-import type { Mysql2Module } from "./mysql2-api.js";
-import type { PgModule } from "./pg-api.js";
 
 const request = { field: "options.url", neededBy: "test: URLs" };
 

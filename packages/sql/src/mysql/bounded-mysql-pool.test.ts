@@ -1,7 +1,7 @@
 import type { MysqlPoolConnection } from "kysely";
 import { describe, expect, it, vi } from "vitest";
-import type { Mysql2Pool, Mysql2PoolConnection } from "../clients/mysql2-api.js";
 import { BoundedMysqlPool } from "./bounded-mysql-pool.js";
+import type { Mysql2Pool, Mysql2PoolConnection } from "./mysql-client-api.js";
 
 type Checkout = (error: unknown, connection: Mysql2PoolConnection) => void;
 

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from "kysely";
-import type { LockSqlFlavor } from "./lock-sql-flavor.js";
+import type { LockSqlFlavor } from "../table/lock-sql-flavor.js";
 
 /** SQLite: the database file has no server, so "server time" is SQLite's own clock ('now' is fixed per statement). */
 export const SQLITE_FLAVOR: LockSqlFlavor = Object.freeze({

@@ -1,11 +1,11 @@
 import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, MysqlDialect } from "kysely";
-import { type ClientLibraryRequest, loadClientLibrary } from "../clients/load-client-library.js";
-import type { Mysql2ConnectionOptions, Mysql2Module, Mysql2Pool, Mysql2PoolOptions } from "../clients/mysql2-api.js";
+import { type ClientLibraryRequest, loadClientLibrary } from "../connection/load-client-library.js";
+import type { SqlConnection } from "../connection/sql-connection.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
-import type { AnyKysely } from "../statements/any-kysely.js";
+import type { AnyKysely } from "../table/any-kysely.js";
 import { BoundedMysqlPool } from "./bounded-mysql-pool.js";
-import type { SqlConnection } from "./sql-connection.js";
+import type { Mysql2ConnectionOptions, Mysql2Module, Mysql2Pool, Mysql2PoolOptions } from "./mysql-client-api.js";
 
 const DEFAULT_MYSQL_PORT = 3306;
 

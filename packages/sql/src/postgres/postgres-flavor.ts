@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from "kysely";
-import { likePrefix } from "./key-prefix-match.js";
-import type { LockSqlFlavor } from "./lock-sql-flavor.js";
+import { likePrefix } from "../table/key-prefix-match.js";
+import type { LockSqlFlavor } from "../table/lock-sql-flavor.js";
 
 /**
  * How long a write transaction may sit idle between its statements before PostgreSQL ends its session: well above a

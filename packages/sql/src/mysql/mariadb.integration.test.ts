@@ -1,8 +1,8 @@
 import { describeLockProvider } from "@distlock/conformance";
 import { startMariadb } from "@distlock/test-servers";
 import { afterAll } from "vitest";
-import { describeSqlSemaphore } from "../test/semaphore-tests.js";
-import { SqlLockProvider } from "./sql-lock-provider.js";
+import { describeSqlSemaphore } from "../../test/semaphore-tests.js";
+import { SqlLockProvider } from "../sql-lock-provider.js";
 
 const server = await startMariadb();
 afterAll(() => server.close());
