@@ -1,4 +1,4 @@
-import { createRedlockNodes } from "./nodes/create-redlock-nodes.js";
+import { createRedlockNodes } from "./connection/create-redlock-nodes.js";
 import type { ResolvedRedlockLockOptions } from "./options/redlock-lock-provider-options.js";
 import { NodeSet } from "./quorum/node-set.js";
 import { RedlockLockDriver } from "./redlock-lock-driver.js";

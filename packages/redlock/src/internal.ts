@@ -1,6 +1,7 @@
 /** What the workspace's bench shares with this package. Not part of the public API; it changes without notice. */
+
+export { type NodeReply, RedlockNode, type RedlockNodeConfig } from "./connection/redlock-node.js";
 export { createRedlockLockDriver } from "./create-redlock-lock-driver.js";
-export { type NodeReply, RedlockNode, type RedlockNodeConfig } from "./nodes/redlock-node.js";
 export type { ResolvedRedlockLockOptions } from "./options/redlock-lock-provider-options.js";
 export { resolveRedlockLockOptions } from "./options/resolve-redlock-lock-options.js";
 export { LeaseBudget, type LeaseBudgetConfig } from "./quorum/lease-budget.js";

@@ -1,6 +1,6 @@
 import type { NodeOutcome } from "@distlock/core";
+import type { NodeReply, RedlockNode } from "../connection/redlock-node.js";
 import { parseStoredToken } from "../fencing/stored-token.js";
-import type { NodeReply, RedlockNode } from "../nodes/redlock-node.js";
 import { toOutcome } from "../quorum/node-set.js";
 
 /**

@@ -1,5 +1,5 @@
 import { type NodeOutcome, QuorumNotReachedError } from "@distlock/core";
-import type { NodeReply } from "../nodes/redlock-node.js";
+import type { NodeReply } from "../connection/redlock-node.js";
 import { type NodeSet, toOutcome } from "../quorum/node-set.js";
 
 /** True when the node ran the script and its reply starts with 1: it still held the lock for this owner (release, renew). */

@@ -3,9 +3,9 @@ import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverWait, Re
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
 import { type ProcessCohorts, RENEW_SCRIPT, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
+import type { RedlockNode } from "../connection/redlock-node.js";
 import { maxToken } from "../fencing/stored-token.js";
 import { TokenProposals } from "../fencing/token-proposals.js";
-import type { RedlockNode } from "../nodes/redlock-node.js";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import type { LeaseBudget } from "../quorum/lease-budget.js";
 import type { NodeSet } from "../quorum/node-set.js";

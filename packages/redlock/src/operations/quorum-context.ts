@@ -1,5 +1,5 @@
 import type { RedisKeyLayout, RedisScript } from "@distlock/redis/internal";
-import type { NodeReply } from "../nodes/redlock-node.js";
+import type { NodeReply } from "../connection/redlock-node.js";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import type { LeaseBudget } from "../quorum/lease-budget.js";
 import type { NodeSet } from "../quorum/node-set.js";

@@ -1,5 +1,5 @@
 import { QuorumNotReachedError } from "@distlock/core";
-import type { NodeReply } from "../nodes/redlock-node.js";
+import type { NodeReply } from "../connection/redlock-node.js";
 import type { NodeSet } from "../quorum/node-set.js";
 import { QUORUM_FORCE_RELEASE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
 import { assertMajorityReachable, replyOutcome } from "./node-replies.js";

@@ -2,7 +2,7 @@ import { InvalidConfigError } from "@distlock/core";
 import { type BackendOptionsSpec, backendSettings, resolveBackendOptions } from "@distlock/core/driver";
 import { keyPrefixSetting } from "@distlock/redis/internal";
 import type { Redis } from "ioredis";
-import { nodeName } from "../nodes/node-name.js";
+import { nodeName } from "../connection/node-name.js";
 import { DEFAULT_REDLOCK_LOCK_OPTIONS, type RedlockLockProviderOptions, type ResolvedRedlockLockOptions } from "./redlock-lock-provider-options.js";
 
 const REDLOCK_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_REDLOCK_LOCK_OPTIONS> = {

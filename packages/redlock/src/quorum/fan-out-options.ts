@@ -1,4 +1,4 @@
-import type { NodeReply, RedlockNode } from "../nodes/redlock-node.js";
+import type { NodeReply, RedlockNode } from "../connection/redlock-node.js";
 
 /** How long a fan-out's nodes may take, and what a missing answer is reported as. */
 export interface FanOutBound {

@@ -1,6 +1,6 @@
 import type { NodeOutcome } from "@distlock/core";
 import { Deadlines } from "@distlock/core/internal";
-import type { NodeReply, RedlockNode, ScriptCall } from "../nodes/redlock-node.js";
+import type { NodeReply, RedlockNode, ScriptCall } from "../connection/redlock-node.js";
 import type { FanOutBound, FanOutOptions } from "./fan-out-options.js";
 import { PendingFanOut } from "./pending-fan-out.js";
 

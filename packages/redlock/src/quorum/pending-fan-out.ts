@@ -1,5 +1,5 @@
 import { type Deadlines, type Expiring, monotonicNow } from "@distlock/core/internal";
-import type { NodeReply, RedlockNode } from "../nodes/redlock-node.js";
+import type { NodeReply, RedlockNode } from "../connection/redlock-node.js";
 import type { FanOutOptions } from "./fan-out-options.js";
 
 /** One fan-out between its calls and its last answer (see `NodeSet.runScript`). */
