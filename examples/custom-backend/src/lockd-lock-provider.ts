@@ -1,4 +1,4 @@
-import { DriverLockProvider, providerOptionsFromConfig, type ResolvedLockConfig } from "@distlock/core/driver";
+import { DriverLockProvider } from "@distlock/core/driver";
 import { LockdLockDriver } from "./lockd-lock-driver.js";
 import type { LockdLockProviderOptions } from "./options/lockd-lock-provider-options.js";
 import { resolveLockdLockOptions } from "./options/resolve-lockd-lock-options.js";
@@ -10,11 +10,4 @@ export class LockdLockProvider extends DriverLockProvider {
     const resolved = resolveLockdLockOptions(options, optionsField);
     super(new LockdLockDriver(resolved), { holderLabel: resolved.holderLabel });
   }
-}
-
-/** What `createLockProvider("lockd://…")` calls: the config's options and URL are the provider's, errors name `config.<name>`. */
-export function createLockProviderFromConfig(config: ResolvedLockConfig): LockdLockProvider {
-  // Unchecked until resolveLockdLockOptions reads them, which names any bad field `config.<name>`.
-  const options = providerOptionsFromConfig(config) as unknown as LockdLockProviderOptions;
-  return new LockdLockProvider(options, "config");
 }
