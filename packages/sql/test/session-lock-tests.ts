@@ -105,6 +105,20 @@ export function sessionLossTests(setup: SessionLossSetup): void {
     await lock.release().catch(() => undefined);
   });
 
+  it("frees the key of a lock that is not renewed once its TTL passed, while its session lives on (kept busy by another lock's renewals)", async () => {
+    const holding = provider();
+    const busy = await holding.acquire(uniqueKey("busy"), { ttlMs: 1_000 });
+    const lockKey = uniqueKey("lapsed");
+    const lapsing = await holding.acquire(lockKey, { ttlMs: 1_000, autoRenew: false });
+    const acquiredAt = monotonicNow();
+    const next = await provider().acquire(lockKey, { waitMs: 5_000 });
+    expect(monotonicNow() - acquiredAt).toBeLessThan(2_000);
+    expect(next.fencingToken as bigint).toBeGreaterThan(lapsing.fencingToken as bigint);
+    expect(lapsing.signal.aborted).toBe(true);
+    expect(busy.signal.aborted).toBe(false);
+    await Promise.all([next.release(), busy.release()]);
+  });
+
   it("frees the key of a SIGKILLed holder process as soon as the server sees its socket close", async () => {
     const lockKey = uniqueKey("sigkill");
     const { child, held } = spawnHolder(url, lockKey, 60_000);

@@ -69,12 +69,6 @@ export interface LockDriver {
    * nothing, when the owner no longer holds the key, e.g. after its lease ran out and another owner took it.
    */
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }>;
-  /**
-   * Told once when a hold's lease deadline passed without a renewal, after its holder was told LOCK_LOST, for a server
-   * that keeps a lock until asked to drop it (a session lock): the driver frees the key here. A driver whose server
-   * ends leases by itself leaves it out. Must not throw; a failure to free the key is the driver's to handle.
-   */
-  leaseLapsed?(key: string, ownerSecret: string): void;
   /** The server's view of the key, or null when it is free; never the owner secret. */
   inspect(key: string): Promise<LockState | null>;
   /**

@@ -25,14 +25,12 @@ export class HoldRegistry implements HoldOperations {
    */
   readonly #holdByKey = new Map<string, Hold>();
   readonly #onHoldEnd = (hold: Hold) => this.#forget(hold);
-  readonly #onHoldLapse: ((hold: Hold) => void) | undefined;
   readonly #scheduler: RenewalScheduler;
 
   constructor(driver: LockDriver, capabilities: LockCapabilities) {
     this.#driver = driver;
     this.#capabilities = capabilities;
     this.#scheduler = new RenewalScheduler(driver, this.#holds);
-    if (driver.leaseLapsed !== undefined) this.#onHoldLapse = (hold) => driver.leaseLapsed?.(hold.key, hold.ownerSecret);
   }
 
   /**
@@ -130,7 +128,7 @@ export class HoldRegistry implements HoldOperations {
         validUntil,
         startedAt,
       };
-      hold = new Hold(init, this.#onHoldEnd, this.#onHoldLapse);
+      hold = new Hold(init, this.#onHoldEnd);
       this.#holds.add(hold);
       this.#holdByKey.set(request.key, hold);
     }

@@ -21,7 +21,7 @@ export class Hold {
   listIndex = -1;
   #validUntil: number;
   #renewAt: number;
-  /** Armed only while someone may listen to `signal` or `onLapse` is given; everything else checks the deadline when it reads the state. */
+  /** Armed only while someone may listen to `signal`; everything else checks the deadline when it reads the state. */
   #deadline: NodeJS.Timeout | undefined;
   #ended = false;
   #controller: AbortController | undefined;
@@ -30,8 +30,6 @@ export class Hold {
   #followed: AbortSignal | undefined;
   #unfollow: (() => void) | undefined;
   readonly #onEnd: (hold: Hold) => void;
-  /** Told when the deadline passes on an open hold; the deadline timer is then always armed (`LockDriver.leaseLapsed`). */
-  readonly #onLapse: ((hold: Hold) => void) | undefined;
 
   constructor(
     init: {
@@ -45,7 +43,6 @@ export class Hold {
       startedAt: number;
     },
     onEnd: (hold: Hold) => void,
-    onLapse?: (hold: Hold) => void,
   ) {
     this.backend = init.backend;
     this.key = init.key;
@@ -54,11 +51,9 @@ export class Hold {
     this.ttlMs = init.ttlMs;
     this.autoRenew = init.autoRenew;
     this.#onEnd = onEnd;
-    this.#onLapse = onLapse;
     this.#validUntil = init.validUntil;
     this.grantedAt = init.startedAt;
     this.#renewAt = init.startedAt + init.ttlMs * RENEW_FRACTION;
-    if (onLapse !== undefined) this.#armDeadline();
   }
 
   /**
@@ -100,7 +95,7 @@ export class Hold {
     this.#renewAt = startedAt + ttlMs * RENEW_FRACTION;
     if (validUntil <= this.#validUntil) return;
     this.#validUntil = validUntil;
-    if (this.#controller !== undefined || this.#onLapse !== undefined) this.#armDeadline();
+    if (this.#controller !== undefined) this.#armDeadline();
   }
 
   /** Retry a failed renewal soon, but never later than the deadline allows. */
@@ -153,9 +148,7 @@ export class Hold {
   }
 
   #expire(): void {
-    if (this.#lostReason !== undefined || this.#ended) return;
     this.lose("its lease deadline passed without a successful renewal");
-    this.#onLapse?.(this);
   }
 
   #armDeadline(): void {

@@ -19,8 +19,9 @@ export interface LockSession {
 }
 
 /**
- * One owner's hold of one key's server lock, as the lock space keeps it: the session it is on, and what `inspect` and
- * re-entry need. Core keeps the hold itself (its deadline, its lost signal, which follows `session.gone`).
+ * One owner's hold of one key's server lock, as the lock space keeps it: the session it is on, its lease (which the
+ * space's `LeaseSweep` enforces), and what `inspect` and re-entry need. Core keeps the hold itself: its deadline and
+ * lost signal (following `session.gone`), its handles, its renewals.
  */
 export interface HeldSessionLock {
   readonly key: string;

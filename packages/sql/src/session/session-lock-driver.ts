@@ -70,10 +70,6 @@ export class SessionLockDriver implements LockDriver {
     return this.#run("release", () => this.#space.release(key, ownerSecret));
   }
 
-  leaseLapsed(key: string, ownerSecret: string): void {
-    this.#space.leaseLapsed(key, ownerSecret);
-  }
-
   inspect(key: string): Promise<LockState | null> {
     return this.#run("inspect", () => this.#space.inspect(key));
   }

@@ -2,6 +2,7 @@ import type { LockState } from "@distlock/core";
 import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
+import { LeaseSweep } from "./lease-sweep.js";
 import { extendLease, type HeldSessionLock, type LockSession, openedSession, remainingMs } from "./lock-session.js";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
 import { idleLimitFor, leastBusy } from "./session-idle-limit.js";
@@ -21,6 +22,8 @@ export class SessionLockSpace {
   readonly #label: string;
   readonly #sessions = new Set<LockSession>();
   readonly #locks = new Map<string, HeldSessionLock>();
+  /** A lease that passed without renewal frees its key, as an expired row would in table mode. */
+  readonly #sweep = new LeaseSweep(() => this.#locks.values(), this.#expire.bind(this));
   /** Per key, the attempt in flight: a session re-grants a lock it holds, so one key's attempts take turns here. */
   readonly #turns = new Map<string, Promise<unknown>>();
   #prepared: Promise<void> | undefined;
@@ -184,6 +187,7 @@ export class SessionLockSpace {
   /** Ends every connection: the server frees their locks. */
   close(): void {
     this.#closed = true;
+    this.#sweep.stop();
     for (const session of [...this.#sessions]) {
       session.connection.end();
       this.#loseSession(session, "its provider was closed");
@@ -205,13 +209,11 @@ export class SessionLockSpace {
     const lock: HeldSessionLock = { key, id, ownerSecret, holder, fencingToken, session, holdCount: 1, ttlMs, expiresAt: monotonicNow() + ttlMs };
     this.#locks.set(key, lock);
     session.locks.add(lock);
+    this.#sweep.due(lock.expiresAt);
     return { acquired: true, fencingToken, holdCount: 1, ttlMs, grantedAt, lost: session.gone.signal };
   }
 
-  /** Core saw the lease pass without renewal: the key is freed, as an expired row would be in table mode. */
-  leaseLapsed(key: string, ownerSecret: string): void {
-    const lock = this.#locks.get(key);
-    if (lock === undefined || lock.ownerSecret !== ownerSecret) return;
+  #expire(lock: HeldSessionLock): void {
     this.#forget(lock);
     const { session } = lock;
     void this.#on(session, () => session.connection.unlock(lock.id)).catch(() => session.connection.end());
