@@ -172,7 +172,7 @@ export class RedisLockDriver implements LockDriver {
     // A fresh grant (a string) took a free key with an empty line and reserved no token block; one through the line did.
     this.#cohorts?.granted(request, result, sentAt, 0, typeof reply !== "string");
     if (result.holdCount > 1 || this.#replicas === undefined) return result;
-    return this.#replicas.await(request.key, () => this.release(request.key, request.ownerSecret)).then(() => result);
+    return this.#replicas.await(request.key, this.#calls.connects, () => this.release(request.key, request.ownerSecret)).then(() => result);
   }
 
   /** Waits in the server's line; a grant there to a fresh owner starts a process cohort. */

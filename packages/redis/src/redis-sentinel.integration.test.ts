@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { startRedisSentinelSet } from "@distlock/test-servers";
+import { LockError } from "@distlock/core";
+import { startRedisSentinelSet, startTcpProxy } from "@distlock/test-servers";
+import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../test/provider-per-test.js";
-import type { RedisLockProvider } from "./redis-lock-provider.js";
+import { RedisLockProvider } from "./redis-lock-provider.js";
 import { parseStoredHold } from "./scripts/stored-hold.js";
 
 const set = await startRedisSentinelSet();
@@ -48,6 +50,27 @@ describe("redis behind Sentinel", () => {
     expect(await storedLock(set.replica, k)).toMatchObject({ token: String(handedOver.fencingToken), label: expect.stringMatching(/^\+ /) });
   });
 
+  it("with waitForReplicas 1, a WAIT cut off by a dropped connection is not sent again on the next one: the acquire fails and frees the key", async () => {
+    const { failure, waitsAfterDrop } = await acquireWhileWaitIsCut(provider({ waitForReplicas: 1, waitForReplicasTimeoutMs: 1_000 }));
+    expect(LockError.is(failure, "BACKEND_UNAVAILABLE")).toBe(true);
+    expect(waitsAfterDrop).toBe(0);
+  });
+
+  it("with waitForReplicas 1 on a caller's ioredis client, which re-sends the WAIT on its next connection, that WAIT's answer does not count", async () => {
+    const client = new Redis({ sentinels: [{ host: "127.0.0.1", port: set.sentinel.port }], name: "distlock-master" });
+    client.on("error", () => undefined);
+    const locks = new RedisLockProvider({ client, waitForReplicas: 1, waitForReplicasTimeoutMs: 1_000 });
+    try {
+      const { failure, waitsAfterDrop } = await acquireWhileWaitIsCut(locks);
+      expect(waitsAfterDrop).toBe(1);
+      expect(LockError.is(failure, "BACKEND_UNAVAILABLE")).toBe(true);
+      expect((failure as Error).message).toContain("re-established");
+    } finally {
+      await locks.close();
+      client.disconnect();
+    }
+  });
+
   it("after a Sentinel failover, the same provider locks on the promoted replica with a higher fencing token", async () => {
     const locks = provider();
     const k = key("failover");
@@ -74,3 +97,28 @@ describe("redis behind Sentinel", () => {
     expect((await storedLock(set.replica, k))?.token).toBe(String(taken.fencingToken));
   });
 });
+
+/**
+ * Acquires with waitForReplicas while the replica acknowledges nothing (its link through a proxy that drops
+ * everything, which the master still counts as connected), and drops the provider's connection under the blocked
+ * WAIT. A WAIT on a connection that wrote nothing would count that replica at once. Checks the key is freed again.
+ */
+async function acquireWhileWaitIsCut(locks: RedisLockProvider): Promise<{ failure: unknown; waitsAfterDrop: number }> {
+  const k = key("wait-reconnect");
+  await using link = await startTcpProxy(set.master.port);
+  await set.replicate(set.replica, link.port);
+  link.blackhole();
+  try {
+    const acquiring = locks.acquire(k, { ttlMs: 30_000 }).catch((error: unknown) => error);
+    const blockedInWait = async () => /id=(\d+)[^\n]*cmd=wait/.exec(String(await set.master.command("CLIENT", "LIST")))?.[1];
+    await expect.poll(blockedInWait, { timeout: 5_000 }).toBeDefined();
+    const waitsBefore = await set.master.commandCalls("wait");
+    await set.master.command("CLIENT", "KILL", "ID", String(await blockedInWait()));
+    const failure = await acquiring;
+    await expect.poll(() => set.master.command("EXISTS", lockKey(k))).toBe(0);
+    return { failure, waitsAfterDrop: (await set.master.commandCalls("wait")) - waitsBefore };
+  } finally {
+    await set.replicate(set.replica, set.master.port);
+    await set.replicaInSync();
+  }
+}

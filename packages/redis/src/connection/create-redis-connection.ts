@@ -26,6 +26,9 @@ export function createRedisConnection(url: LockUrl, settings: Pick<ResolvedRedis
     connectTimeout: settings.connectTimeoutMs,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: true,
+    // A call in flight when the connection drops fails rather than being sent again on the next one: a script may
+    // have run already (a second run would count a re-entry or a release twice), as the lean connection does.
+    autoResendUnfulfilledCommands: false,
     lazyConnect: lazy,
   };
   if (url.variant === "cluster") {

@@ -1,3 +1,4 @@
+import type { EventEmitter } from "node:events";
 import { BackendUnavailableError } from "@distlock/core";
 import { CallDeadlines, type CallOutcomes } from "@distlock/core/internal";
 import type { Cluster, Redis } from "ioredis";
@@ -43,10 +44,15 @@ export class RedisCalls {
   readonly #connectionErrors = new LastConnectionError();
   readonly #deadlines = new CallDeadlines();
   readonly #anyOutcomes: CallOutcomes<unknown, unknown, string>;
+  #connects = 0;
+  readonly #onReady = (): void => {
+    this.#connects++;
+  };
 
   constructor(config: RedisCallsConfig) {
     this.#config = config;
     this.connection = config.commands ?? (config.client as unknown as RedisCommands);
+    (this.connection as unknown as EventEmitter).on("ready", this.#onReady);
     // The client connects too once `list` scans on it, so its errors are tracked even when the lean connection carries the calls.
     if (config.ownsClient) for (const connection of [config.commands, config.client]) if (connection !== undefined) this.#connectionErrors.track(connection);
     this.#subscriber = new ReleaseSubscriber({
@@ -59,6 +65,14 @@ export class RedisCalls {
       error: (error, operation) => this.failure(operation, error),
       timedOut: (timeoutMs, operation) => this.#timedOut(operation, timeoutMs),
     };
+  }
+
+  /**
+   * How many times the command connection has become ready. Two calls that see the same count went over one
+   * connection: what `WAIT` answers speaks only for the writes of the connection it runs on.
+   */
+  get connects(): number {
+    return this.#connects;
   }
 
   /** True while this process listens on any channel: callers ask it first, to build no channel name while none is subscribed. */
@@ -114,6 +128,7 @@ export class RedisCalls {
 
   /** Stops listening, then disconnects at once what this provider created (no QUIT round trip). */
   async close(): Promise<void> {
+    (this.connection as unknown as EventEmitter).off("ready", this.#onReady);
     await this.#subscriber.close();
     this.#config.commands?.disconnect();
     if (this.#config.ownsClient) this.#config.client.disconnect();

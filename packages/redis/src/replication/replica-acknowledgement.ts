@@ -25,8 +25,13 @@ export class ReplicaAcknowledgement {
     this.#target = target;
   }
 
-  /** Resolves once enough replicas hold `key`'s fresh hold; else releases it (`release`) and rejects. */
-  async await(key: string, release: () => Promise<unknown>): Promise<void> {
+  /**
+   * Resolves once enough replicas hold `key`'s fresh hold, written on the connection `connects` counted (see
+   * `RedisCalls.connects`); else releases it (`release`) and rejects. A `WAIT` that ran on a later connection (a
+   * reconnect came between, and ioredis sent or re-sent it there) counts that connection's writes, not the hold's: after
+   * a failover it could count the new master's replicas for a hold only the old master had, so it does not count.
+   */
+  async await(key: string, connects: number, release: () => Promise<unknown>): Promise<void> {
     const { waitForReplicas, waitForReplicasTimeoutMs } = this.#settings;
     let acknowledged: number;
     try {
@@ -35,6 +40,13 @@ export class ReplicaAcknowledgement {
       if (error instanceof Error && /unknown command|not allowed|NOPERM/i.test(error.message)) return this.#warnNoWait(error);
       await release().catch(() => undefined);
       throw this.#calls.failure("wait", error);
+    }
+    if (this.#calls.connects !== connects) {
+      await release().catch(() => undefined);
+      throw new BackendUnavailableError(
+        "redis",
+        `the connection to ${this.#target} was re-established between the acquisition of "${key}" and its WAIT, so no replica acknowledgement is known; it was released again`,
+      );
     }
     if (acknowledged >= waitForReplicas) return;
     await release().catch(() => undefined);
