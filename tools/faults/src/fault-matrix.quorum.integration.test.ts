@@ -1,0 +1,3 @@
+import { describeFaultMatrix } from "./describe-fault-matrix.test-helper.js";
+
+describeFaultMatrix(["redlock", "etcd"]);
