@@ -41,19 +41,13 @@ export class ReplicaAcknowledgement {
       await release().catch(() => undefined);
       throw this.#calls.failure("wait", error);
     }
-    if (this.#calls.connects !== connects) {
-      await release().catch(() => undefined);
-      throw new BackendUnavailableError(
-        "redis",
-        `the connection to ${this.#target} was re-established between the acquisition of "${key}" and its WAIT, so no replica acknowledgement is known; it was released again`,
-      );
-    }
-    if (acknowledged >= waitForReplicas) return;
+    const reconnected = this.#calls.connects !== connects;
+    if (!reconnected && acknowledged >= waitForReplicas) return;
     await release().catch(() => undefined);
-    throw new BackendUnavailableError(
-      "redis",
-      `only ${acknowledged} of ${waitForReplicas} replicas acknowledged the acquisition of "${key}" on ${this.#target} within ${waitForReplicasTimeoutMs} ms; it was released again`,
-    );
+    const why = reconnected
+      ? `the connection to ${this.#target} was re-established between the acquisition of "${key}" and its WAIT, so no replica acknowledgement is known`
+      : `only ${acknowledged} of ${waitForReplicas} replicas acknowledged the acquisition of "${key}" on ${this.#target} within ${waitForReplicasTimeoutMs} ms`;
+    throw new BackendUnavailableError("redis", `${why}; it was released again`);
   }
 
   #warnNoWait(error: Error): void {
