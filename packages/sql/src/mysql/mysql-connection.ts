@@ -2,6 +2,7 @@ import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, MysqlDialect } from "kysely";
 import { type ClientLibraryRequest, loadClientLibrary } from "../connection/load-client-library.js";
 import type { SqlConnection } from "../connection/sql-connection.js";
+import { urlServer } from "../connection/url-server.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import type { AnyKysely } from "../table/any-kysely.js";
 import { BoundedMysqlPool } from "./bounded-mysql-pool.js";
@@ -20,13 +21,8 @@ export function openMysqlUrl(url: LockUrl, options: ResolvedSqlLockOptions, requ
 
 /** The settings of every connection opened from a `mysql://`/`mariadb://` URL. */
 export function mysqlUrlConfig(url: LockUrl, options: ResolvedSqlLockOptions): Mysql2ConnectionOptions {
-  const host = url.hosts[0];
   return {
-    host: host?.host,
-    port: host?.port ?? DEFAULT_MYSQL_PORT,
-    user: url.username,
-    password: url.password,
-    database: url.path || undefined,
+    ...urlServer(url, DEFAULT_MYSQL_PORT),
     connectTimeout: options.connectTimeoutMs,
     enableKeepAlive: true,
     supportBigNumbers: true,

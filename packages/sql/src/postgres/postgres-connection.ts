@@ -2,6 +2,7 @@ import type { LockUrl } from "@distlock/core/driver";
 import { Kysely, PostgresDialect } from "kysely";
 import { type ClientLibraryRequest, loadClientLibrary } from "../connection/load-client-library.js";
 import type { ListenClient, SqlConnection } from "../connection/sql-connection.js";
+import { urlServer } from "../connection/url-server.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
 import type { PgConnectionConfig, PgModule, PgPool } from "./postgres-client-api.js";
 import { PreparedPostgresPool } from "./prepared-postgres-pool.js";
@@ -33,13 +34,8 @@ export function openPostgresUrl(url: LockUrl, options: ResolvedSqlLockOptions, r
 
 /** The settings of every connection opened from a `postgres://` URL. */
 export function postgresUrlConfig(url: LockUrl, options: ResolvedSqlLockOptions): PgConnectionConfig {
-  const host = url.hosts[0];
   return {
-    host: host?.host,
-    port: host?.port ?? DEFAULT_POSTGRES_PORT,
-    user: url.username,
-    password: url.password,
-    database: url.path || undefined,
+    ...urlServer(url, DEFAULT_POSTGRES_PORT),
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
     query_timeout: options.queryTimeoutMs,
