@@ -5,6 +5,7 @@ import { describeConfig } from "./areas/config.js";
 import { describeFencing } from "./areas/fencing.js";
 import { describeInspectAndClose } from "./areas/inspect-and-close.js";
 import { describeListing } from "./areas/listing.js";
+import { describeMultiKey } from "./areas/multi-key.js";
 import { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 import { describeNoDeadlock } from "./areas/no-deadlock.js";
 import { describeOwnerOnly } from "./areas/owner-only.js";
@@ -29,6 +30,7 @@ const AREAS = [
   describeListing,
   describeSemaphore,
   describeReadWriteLock,
+  describeMultiKey,
 ];
 
 /** Registers every area of the contract as vitest tests under "<name> conformance". */

@@ -3,7 +3,7 @@ import type { LockProvider } from "@distlock/core";
 import { afterEach } from "vitest";
 import type { ResolvedConformanceOptions } from "./suite-options.js";
 import { Witness } from "./witness.js";
-import { spawnWorker, type WorkerHandle } from "./worker-process.js";
+import { spawnWorker, type WitnessSink, type WorkerHandle } from "./worker-process.js";
 
 /** Per-test helpers: providers and workers that are cleaned up after each test, and fresh keys. */
 export interface Harness {
@@ -13,7 +13,7 @@ export interface Harness {
   /** A key no other test uses. */
   key(label?: string): string;
   /** A worker process on `options.workerUrl`, killed after the test. */
-  worker(witness?: Witness): WorkerHandle;
+  worker(witness?: WitnessSink): WorkerHandle;
 }
 
 /** Registers the cleanup hooks of one area; call inside its `describe`. */
@@ -32,7 +32,7 @@ export function useHarness(options: ResolvedConformanceOptions): Harness {
       return provider;
     },
     key: (label = "key") => `conformance:${label}:${randomUUID()}`,
-    worker(witness = new Witness()) {
+    worker(witness: WitnessSink = new Witness()) {
       if (options.workerUrl === undefined) throw new Error("this test needs ConformanceOptions.workerUrl");
       const worker = spawnWorker(options.workerUrl, witness, options.backendModule === undefined ? [] : [options.backendModule]);
       workers.push(worker);

@@ -3,6 +3,7 @@ export { describeConfig } from "./areas/config.js";
 export { describeFencing } from "./areas/fencing.js";
 export { describeInspectAndClose } from "./areas/inspect-and-close.js";
 export { describeListing } from "./areas/listing.js";
+export { describeMultiKey } from "./areas/multi-key.js";
 export { describeMutualExclusion } from "./areas/mutual-exclusion.js";
 export { describeNoDeadlock } from "./areas/no-deadlock.js";
 export { describeOwnerOnly } from "./areas/owner-only.js";
@@ -15,8 +16,9 @@ export { type CohortGrant, comeBackUntilServed, comeBackWhileRemoteWaits, passAl
 export { type CountingWaits, countingWaits } from "./counting-waits.js";
 export { describeLockProvider } from "./describe-lock-provider.js";
 export { aborted, abortLateness, TIMER_ORDER_SLACK_MS } from "./expectations.js";
+export { KeyWitnesses } from "./key-witnesses.js";
 export type { ConformanceConfig, ConformanceFaults, ConformanceOptions, ResolvedConformanceOptions } from "./suite-options.js";
 export { resolveConformanceOptions } from "./suite-options.js";
 export { Witness, type WitnessReport } from "./witness.js";
-export { spawnWorker, type WorkerHandle, workerScriptPath } from "./worker-process.js";
+export { spawnWorker, type WitnessSink, type WorkerHandle, workerScriptPath } from "./worker-process.js";
 export type { WorkerMessage, WorkerTask } from "./worker-protocol.js";

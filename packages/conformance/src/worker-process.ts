@@ -2,8 +2,13 @@ import { type ChildProcess, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { backendModulesFrom } from "@distlock/core/internal";
-import type { Witness } from "./witness.js";
 import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
+
+/** What a worker's witness calls reach: a `Witness`, or `KeyWitnesses` when a contender holds several keys. */
+export interface WitnessSink {
+  enter(contender: string, fencingToken: bigint | null, count?: number, key?: string): void;
+  exit(contender: string, key?: string): void;
+}
 
 /** A worker process on the backend's URL, answering its witness calls. */
 export interface WorkerHandle {
@@ -33,7 +38,7 @@ export function workerScriptPath(): string {
  * A worker process that builds its provider from `url`; `backendModules` are loaded first (through `DISTLOCK_BACKENDS`),
  * for a backend that registers its scheme from a module of its own.
  */
-export function spawnWorker(url: string, witness: Witness, backendModules: readonly string[] = []): WorkerHandle {
+export function spawnWorker(url: string, witness: WitnessSink, backendModules: readonly string[] = []): WorkerHandle {
   const child: ChildProcess = fork(workerScriptPath(), [], {
     env: { ...process.env, DISTLOCK_URL: url, DISTLOCK_BACKENDS: [...backendModulesFrom(process.env), ...backendModules].join(",") },
     execArgv: [],
@@ -55,8 +60,8 @@ export function spawnWorker(url: string, witness: Witness, backendModules: reado
   };
   child.on("message", (message: WorkerMessage) => {
     if (message.type === "call") {
-      if (message.method === "enter") witness.enter(message.contender, message.fencingToken, message.count);
-      else witness.exit(message.contender);
+      if (message.method === "enter") witness.enter(message.contender, message.fencingToken, message.count, message.key);
+      else witness.exit(message.contender, message.key);
       send({ type: "reply", id: message.id });
       return;
     }

@@ -9,12 +9,14 @@ export type WorkerTask =
   | { kind: "permit-hold"; name: string; permits: number; count: number; ttlMs: number }
   | { kind: "permit-enter"; name: string; permits: number; count: number; ttlMs: number; contender: string }
   | { kind: "rw-hold"; name: string; mode: ReadWriteMode; ttlMs: number; contender: string }
-  | { kind: "rw-contend"; name: string; contenders: number; iterations: number; ttlMs: number; maxHoldMs: number };
+  | { kind: "rw-contend"; name: string; contenders: number; iterations: number; ttlMs: number; maxHoldMs: number }
+  | { kind: "multi-contend"; keys: string[]; contenders: number; iterations: number; ttlMs: number; waitMs: number; maxHoldMs: number }
+  | { kind: "multi-hold"; keys: string[]; ttlMs: number };
 
 /** Messages a worker sends to the test process. */
 export type WorkerMessage =
   | { type: "ready" }
-  | { type: "call"; id: number; method: "enter" | "exit"; contender: string; fencingToken: bigint | null; count?: number }
+  | { type: "call"; id: number; method: "enter" | "exit"; contender: string; fencingToken: bigint | null; count?: number; key?: string }
   | { type: "held"; holdCount: number; fencingToken: bigint | null }
   | { type: "released" }
   | { type: "done"; acquisitions: number }
@@ -26,6 +28,12 @@ export type ParentMessage = { type: "task"; task: WorkerTask } | { type: "reply"
 /** Permits contender `index` takes: 1 or 2 (never more than exist), so all-or-nothing grants of several permits are exercised. */
 export function contenderCount(index: number, permits: number): number {
   return Math.min(permits, 1 + (index % 2));
+}
+
+/** 2 or 3 of `keys`, picked at random and in random order: callers name their sets in any order they like. */
+export function randomKeySet(keys: readonly string[]): string[] {
+  const shuffled = [...keys].sort(() => Math.random() - 0.5);
+  return shuffled.slice(0, 2 + Math.floor(Math.random() * 2));
 }
 
 /** The side read-write contender `index` takes on its `iteration`: mostly reads, every third a write. */

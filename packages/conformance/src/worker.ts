@@ -1,4 +1,5 @@
 import { createLockProvider, type Lock, type LockProvider } from "@distlock/core";
+import { contendForKeySets } from "./multi-key-contention.js";
 import { contendReadWrite, enterHold } from "./read-write-contention.js";
 import { contenderCount, type ParentMessage, type WorkerMessage, type WorkerTask } from "./worker-protocol.js";
 
@@ -11,11 +12,11 @@ function send(message: WorkerMessage): void {
   process.send?.(message);
 }
 
-function callWitness(method: "enter" | "exit", contender: string, fencingToken: bigint | null, count?: number): Promise<void> {
+function callWitness(method: "enter" | "exit", contender: string, fencingToken: bigint | null, count?: number, key?: string): Promise<void> {
   const id = nextCallId++;
   return new Promise((resolve) => {
     pendingCalls.set(id, resolve);
-    send({ type: "call", id, method, contender, fencingToken, ...(count === undefined ? {} : { count }) });
+    send({ type: "call", id, method, contender, fencingToken, ...(count === undefined ? {} : { count }), ...(key === undefined ? {} : { key }) });
   });
 }
 
@@ -74,6 +75,11 @@ const ipcWitness = {
   exit: (contender: string) => callWitness("exit", contender, null),
 };
 
+const keyWitness = {
+  enter: (contender: string, fencingToken: bigint | null, count: number, key: string) => callWitness("enter", contender, fencingToken, count, key),
+  exit: (contender: string, key: string) => callWitness("exit", contender, null, undefined, key),
+};
+
 /** Holds one side until the test process says "release"; the worker stays for another task. */
 async function holdReadWrite(provider: LockProvider, task: Extract<WorkerTask, { kind: "rw-hold" }>): Promise<void> {
   const released = new Promise<void>((resolve) => {
@@ -104,6 +110,17 @@ async function run(task: WorkerTask): Promise<void> {
     return;
   }
   if (task.kind === "permit-hold" || task.kind === "permit-enter") return runPermitTask(provider, task);
+  if (task.kind === "multi-contend") {
+    const acquisitions = await contendForKeySets(provider, String(process.pid), keyWitness, task);
+    await provider.close();
+    send({ type: "done", acquisitions });
+    return;
+  }
+  if (task.kind === "multi-hold") {
+    const locks = await provider.acquireAll(task.keys, { ttlMs: task.ttlMs });
+    send({ type: "held", holdCount: locks.locks.length, fencingToken: null });
+    return;
+  }
   if (task.kind === "contend") {
     await contend(provider, task);
     await provider.close();

@@ -41,6 +41,7 @@ export {
   MAX_DURATION_MS,
   MAX_KEY_LENGTH,
   MAX_LIST_LIMIT,
+  MAX_MULTI_KEYS,
   MAX_OWNER_LENGTH,
   MAX_PERMITS,
   MAX_READ_WRITE_NAME_LENGTH,
@@ -55,6 +56,7 @@ export type {
   LockCapabilities,
   LockProvider,
   LockState,
+  MultiLock,
   Permit,
   PermitAcquireOptions,
   PermitHolderState,
@@ -71,5 +73,6 @@ export type {
   SemaphoreState,
 } from "./types.js";
 export { withLock } from "./with-lock.js";
+export { withLocks } from "./with-locks.js";
 export { withPermit } from "./with-permit.js";
 export { type ReadWriteWork, withReadLock, withWriteLock } from "./with-read-write-lock.js";

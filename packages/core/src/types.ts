@@ -22,6 +22,28 @@ export interface ProviderCapabilities extends LockCapabilities {
   readonly readWriteLock: boolean;
 }
 
+/** Several keys held together by one owner; `await using` releases them all. */
+export interface MultiLock extends AsyncDisposable {
+  /** The keys, in the order they were taken (UTF-8 byte order). */
+  readonly keys: readonly string[];
+  /** One lock per key, in `keys` order; each lives as a lock of its own (its own `signal`, lease and re-entry depth). */
+  readonly locks: readonly Lock[];
+  /** Public label of this holder. */
+  readonly holder: string;
+  /** Each key's fencing token (null only where `capabilities.fencing` is false). */
+  readonly fencingTokens: ReadonlyMap<string, bigint | null>;
+  /** Aborts with the first key's `LockLostError` when any of the holds can no longer be proven. */
+  readonly signal: AbortSignal;
+  /** The earliest `validUntil` of the locks. */
+  readonly validUntil: number;
+  /** Milliseconds left until `validUntil`, never negative (0 once any hold is lost). */
+  remainingMs(): number;
+  /** Extends every key's lease (owner-only); rejects with the first key's `LockLostError` if any hold is gone. */
+  renew(ttlMs?: number): Promise<void>;
+  /** Drops one level of every key's hold, trying each; rejects with the first failure; idempotent after success. */
+  release(): Promise<void>;
+}
+
 /** The server's view of one key. Never reveals the owner secret. */
 export interface LockState {
   /** The key as the caller named it. */
@@ -111,6 +133,14 @@ export interface LockProvider extends AsyncDisposable {
    * `capabilities.readWriteLock` is false, and `InvalidArgumentError` for a bad name.
    */
   readWriteLock(name: string): ReadWriteLock;
+  /**
+   * Waits for every key, all or none (see `MultiLock`): 1 to `MAX_MULTI_KEYS` distinct keys, taken in one global order
+   * (UTF-8 byte order), so callers with overlapping sets never deadlock. A timeout, an abort or a failure leaves none of
+   * them held. Keys the owner already holds are re-entered.
+   */
+  acquireAll(keys: readonly string[], options?: AcquireOptions): Promise<MultiLock>;
+  /** One all-or-nothing attempt at every key that never waits: the locks, or null (and nothing held) when any key is held by another owner. */
+  tryAcquireAll(keys: readonly string[], options?: AcquireOptions): Promise<MultiLock | null>;
   /** Releases what it still holds (best effort), aborts their signals, stops renewing, closes its own connections; idempotent. */
   close(): Promise<void>;
 }

@@ -4,6 +4,11 @@ export const DEFAULT_TTL_MS = 30_000;
 export const MAX_DURATION_MS = 2_147_483_647;
 /** Longest key accepted, in characters. */
 export const MAX_KEY_LENGTH = 256;
+/**
+ * Most keys one `acquireAll`/`tryAcquireAll` takes. Every key is a hold with its own lease and renewal; sets larger than
+ * this are better locked by a name that stands for the whole set.
+ */
+export const MAX_MULTI_KEYS = 64;
 /** How many keys `list` returns when no `limit` is given. */
 export const DEFAULT_LIST_LIMIT = 1000;
 /** The largest `limit` `list` accepts: a bigger answer belongs in a paged export, not in one call. */

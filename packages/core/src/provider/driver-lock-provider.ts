@@ -3,14 +3,27 @@ import type { DriverAcquireRequest } from "../driver/driver-attempt.js";
 import type { LockDriver } from "../driver/lock-driver.js";
 import { ProviderClosedError } from "../errors/provider-closed-error.js";
 import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
+import { acquireInOrder, type SingleKeyPath, tryInOrder } from "../multi-key/multi-key-acquisition.js";
 import { DEFAULT_TTL_MS } from "../options/defaults.js";
 import { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
+import { validateKeys } from "../options/validate-keys.js";
 import { compareKeys, validateListArguments } from "../options/validate-list.js";
 import { holderLabel } from "../owner/holder-label.js";
 import { currentOwnerSecret, newOwnerSecret } from "../owner/owner-context.js";
 import { ReadWriteLocks } from "../read-write/read-write-locks.js";
 import { Semaphores } from "../semaphore/semaphores.js";
-import type { AcquireOptions, ListOptions, Lock, LockProvider, LockState, ProviderCapabilities, ReadWriteLock, Semaphore, SemaphoreOptions } from "../types.js";
+import type {
+  AcquireOptions,
+  ListOptions,
+  Lock,
+  LockProvider,
+  LockState,
+  MultiLock,
+  ProviderCapabilities,
+  ReadWriteLock,
+  Semaphore,
+  SemaphoreOptions,
+} from "../types.js";
 import { Acquisition } from "./acquisition.js";
 import { callDriver } from "./driver-calls.js";
 import { HoldRegistry } from "./hold-registry.js";
@@ -84,6 +97,20 @@ export class DriverLockProvider implements LockProvider {
     return this.#acquisition.tryAcquire(this.#request(key, settings), settings);
   }
 
+  /** Waits for every key, all or none, in the global key order; see `LockProvider.acquireAll`. */
+  async acquireAll(keys: readonly string[], options?: AcquireOptions): Promise<MultiLock> {
+    const ordered = validateKeys(keys);
+    const settings = validateAcquireOptions(options);
+    return acquireInOrder(ordered, settings, this.#singleKeyPath(settings));
+  }
+
+  /** One all-or-nothing attempt at every key; see `LockProvider.tryAcquireAll`. */
+  async tryAcquireAll(keys: readonly string[], options?: AcquireOptions): Promise<MultiLock | null> {
+    const ordered = validateKeys(keys);
+    const settings = validateAcquireOptions(options);
+    return tryInOrder(ordered, settings, this.#singleKeyPath(settings));
+  }
+
   /** The server's view of the key, never the owner secret; see `LockProvider.inspect`. */
   async inspect(key: string): Promise<LockState | null> {
     validateKey(key);
@@ -133,18 +160,36 @@ export class DriverLockProvider implements LockProvider {
     return this.close();
   }
 
-  /** What the driver is asked for `key`, with checked `settings`; throws if the provider is closed or the signal aborted. */
-  #request(key: string, settings: AcquireOptions): DriverAcquireRequest {
+  /**
+   * What the driver is asked for `key`, with checked `settings`; throws if the provider is closed or the signal aborted.
+   * Without a known owner the secret is `drawnSecret` (one multi-key call's), else a new one.
+   */
+  #request(key: string, settings: AcquireOptions, drawnSecret?: string): DriverAcquireRequest {
     this.#assertOpen();
     settings.signal?.throwIfAborted();
     const knownOwner = settings.owner ?? currentOwnerSecret();
     return {
       key,
-      ownerSecret: knownOwner ?? newOwnerSecret(),
+      ownerSecret: knownOwner ?? drawnSecret ?? newOwnerSecret(),
       holder: this.#holder,
       ttlMs: roundTtl(settings.ttlMs ?? DEFAULT_TTL_MS, this.capabilities),
       freshOwner: knownOwner === undefined,
     };
+  }
+
+  /** The single-key path each key of one multi-key call takes, observed as its own call, all on behalf of one owner. */
+  #singleKeyPath(settings: AcquireOptions): SingleKeyPath {
+    this.#assertOpen();
+    const drawnSecret = newOwnerSecret();
+    return {
+      request: (key) => this.#request(key, settings, drawnSecret),
+      acquire: (request, keySettings) => this.#observed(request.key, "acquire", keySettings, () => this.#acquisition.acquire(request, keySettings)),
+      tryAcquire: (request, keySettings) => this.#observed(request.key, "tryAcquire", keySettings, () => this.#acquisition.tryAcquire(request, keySettings)),
+    };
+  }
+
+  #observed<T extends Lock | null>(key: string, operation: "acquire" | "tryAcquire", settings: AcquireOptions, run: () => Promise<T>): Promise<T> {
+    return acquireObserved() ? observeAcquire(this.backend, key, operation, settings, run) : run();
   }
 
   #call<T>(operation: string, run: () => Promise<T>): Promise<T> {

@@ -1,0 +1,66 @@
+import type { Lock, MultiLock } from "../types.js";
+
+/** The locks of one multi-key acquire, held and let go together. */
+export class MultiLockHandle implements MultiLock {
+  readonly keys: readonly string[];
+  readonly locks: readonly Lock[];
+  readonly holder: string;
+  readonly fencingTokens: ReadonlyMap<string, bigint | null>;
+  #signal: AbortSignal | undefined;
+  #release: Promise<void> | undefined;
+
+  /** `locks` in the order they were taken, at least one. */
+  constructor(locks: readonly Lock[]) {
+    this.locks = Object.freeze([...locks]);
+    this.keys = Object.freeze(locks.map((lock) => lock.key));
+    this.holder = locks[0]?.holder ?? "";
+    this.fencingTokens = new Map(locks.map((lock) => [lock.key, lock.fencingToken]));
+  }
+
+  /** Made on first read: most callers of a short critical section never look at it. */
+  get signal(): AbortSignal {
+    this.#signal ??= this.locks.length === 1 ? (this.locks[0] as Lock).signal : AbortSignal.any(this.locks.map((lock) => lock.signal));
+    return this.#signal;
+  }
+
+  get validUntil(): number {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const lock of this.locks) earliest = Math.min(earliest, lock.validUntil);
+    return earliest;
+  }
+
+  remainingMs(): number {
+    let least = Number.POSITIVE_INFINITY;
+    for (const lock of this.locks) least = Math.min(least, lock.remainingMs());
+    return least;
+  }
+
+  async renew(ttlMs?: number): Promise<void> {
+    throwFirstFailure(await Promise.allSettled(this.locks.map((lock) => lock.renew(ttlMs))));
+  }
+
+  release(): Promise<void> {
+    this.#release ??= this.#releaseAll();
+    return this.#release;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+
+  /** Every lock is released (all at once); on a failure the next `release()` tries again those not yet released. */
+  async #releaseAll(): Promise<void> {
+    const outcomes = await Promise.allSettled(this.locks.map((lock) => lock.release()));
+    try {
+      throwFirstFailure(outcomes);
+    } catch (error) {
+      this.#release = undefined;
+      throw error;
+    }
+  }
+}
+
+/** Throws the first rejection's reason, in lock order. */
+function throwFirstFailure(outcomes: readonly PromiseSettledResult<unknown>[]): void {
+  for (const outcome of outcomes) if (outcome.status === "rejected") throw outcome.reason;
+}
