@@ -79,6 +79,36 @@ describe.each(backends)("distlock on %s", (_, makeUrl) => {
     expect(JSON.parse((await runCli(["status", key, "--url", url, "--json"])).stdout).locks[0]).toEqual({ key, held: false });
   });
 
+  it("run with several keys holds them all or none and hands the command every key's token", async () => {
+    const [first, second] = [freshKey(), `${key}-b`];
+    const holder = startCli(["run", second, "--url", url, "--", ...TRAP_TERM]);
+    await holder.waitFor("child ready");
+    const refused = await runCli(["run", second, first, "--url", url, "--no-wait", "--", "true"]);
+    expect(refused.code).toBe(ExitCode.LockTimeout);
+    expect(refused.stderr).toContain(`one of the locks "${second}", "${first}" is held by someone else`);
+    expect(JSON.parse((await runCli(["status", first, "--url", url, "--json"])).stdout).locks[0]).toEqual({ key: first, held: false });
+    holder.child.kill("SIGTERM");
+    expect(await holder.exit).toBe(7);
+    const result = await runCli([
+      "run",
+      second,
+      first,
+      "--url",
+      url,
+      "--json",
+      "--",
+      ...nodeCommand("console.log(process.env.DISTLOCK_KEYS + ' ' + process.env.DISTLOCK_FENCING_TOKENS + ' ' + (process.env.DISTLOCK_KEY ?? '-'))"),
+    ]);
+    expect(result.code).toBe(0);
+    const [keys, tokens, single] = result.stdout.trim().split(" ");
+    expect(JSON.parse(keys as string)).toEqual([first, second]);
+    expect(Object.keys(JSON.parse(tokens as string))).toEqual([first, second]);
+    expect(single).toBe("-");
+    const acquired = JSON.parse(result.stderr.trim().split("\n")[0] as string);
+    expect(acquired).toMatchObject({ event: "acquired", keys: [first, second], fencingTokens: JSON.parse(tokens as string) });
+    expect(await runCli(["run", first, second, "--permits", "2", "--url", url, "--", "true"])).toMatchObject({ code: ExitCode.Usage });
+  });
+
   it("run terminates the command and exits 76 when the lock is lost", async () => {
     const run = startCli(["run", freshKey(), "--url", url, "--ttl", "2s", "--", ...TRAP_TERM]);
     await run.waitFor("child ready");

@@ -1,6 +1,6 @@
 import { constants } from "node:os";
 import { parseArgs } from "node:util";
-import { createLockProvider, type Lock, type LockProvider } from "@distlock/core";
+import { createLockProvider, type LockProvider, type MultiLock } from "@distlock/core";
 import { ChildSupervisor } from "../child-supervisor.js";
 import { CliError } from "../cli-error.js";
 import { COMMON_OPTIONS, parseCommand, parseDuration, parsePermits, splitAtDoubleDash } from "../common-options.js";
@@ -8,13 +8,16 @@ import { ExitCode } from "../exit-codes.js";
 import { lockEnvironment } from "../lock-env.js";
 import { bigintAsString, printHelp } from "../output.js";
 
-export const RUN_HELP = `Usage: distlock run <key> [--permits N] [--ttl 30s] [--wait 10s | --no-wait] [--url URL] [--json] -- <command...>
+export const RUN_HELP = `Usage: distlock run <key> [<key>...] [--permits N] [--ttl 30s] [--wait 10s | --no-wait] [--url URL] [--json] -- <command...>
 
 Runs <command> while holding the lock <key>, like flock(1) for a cluster. The lease is renewed
-while the command runs. With --permits N, <key> is a counting semaphore of N permits and the
-command runs under one of them, so at most N such commands run at once (like consul lock -n);
-every process must name the same N. Signals (INT, TERM, HUP, QUIT, USR1, USR2) are forwarded to the command.
-The command sees DISTLOCK_KEY, DISTLOCK_HOLDER and DISTLOCK_FENCING_TOKEN in its environment.
+while the command runs. Several keys are held all or none (taken in one global order, so two runs
+naming overlapping keys in any order never deadlock). With --permits N, <key> is a counting
+semaphore of N permits and the command runs under one of them, so at most N such commands run at
+once (like consul lock -n); every process must name the same N. Signals (INT, TERM, HUP, QUIT,
+USR1, USR2) are forwarded to the command. The command sees DISTLOCK_HOLDER, DISTLOCK_KEYS (a JSON
+array) and DISTLOCK_FENCING_TOKENS (a JSON object of key to token) in its environment, and with one
+key DISTLOCK_KEY and DISTLOCK_FENCING_TOKEN too.
 
 Exit code: the command's own (128+N if killed by signal N); 75 if the lock was not acquired
 within --wait (or was held, with --no-wait); 76 if the lock was lost while the command ran (the
@@ -40,51 +43,71 @@ export async function runCommand(args: string[]): Promise<number> {
     }),
   );
   if (values.help) return printHelp(RUN_HELP);
-  const [key, ...extra] = positionals;
-  if (key === undefined) throw new CliError("run needs a <key>");
-  if (extra.length > 0 || program.length === 0) throw new CliError('run needs the command after "--", e.g. distlock run nightly -- ./backup.sh');
+  if (positionals.length === 0) throw new CliError("run needs a <key>");
+  if (program.length === 0) throw new CliError('run needs the command after "--", e.g. distlock run nightly -- ./backup.sh');
   const ttlMs = parseDuration("ttl", values.ttl);
   const waitMs = parseDuration("wait", values.wait);
   const killAfterMs = parseDuration("kill-after", values["kill-after"]);
   const permits = parsePermits(values.permits);
+  if (permits !== undefined && positionals.length > 1) throw new CliError("run --permits takes one semaphore name, not several keys");
   const event = (name: string, data: object) => values.json && process.stderr.write(`${JSON.stringify({ event: name, ...data }, bigintAsString)}\n`);
 
   const provider = await createLockProvider(values.url);
   try {
-    const lock = await take(provider, key, permits, values["no-wait"], { ttlMs, waitMs });
-    if (lock === null) {
-      process.stderr.write(`distlock: ${permits === undefined ? `lock "${key}" is held by someone else` : `all ${permits} permits of "${key}" are held`}\n`);
+    const held = await take(provider, positionals, permits, values["no-wait"], { ttlMs, waitMs });
+    const named = heldNames(held ?? { keys: positionals, fencingTokens: new Map() });
+    if (held === null) {
+      const what = permits === undefined ? `${named.what} is held by someone else` : `all ${permits} permits of "${positionals[0]}" are held`;
+      process.stderr.write(`distlock: ${what}\n`);
       return ExitCode.LockTimeout;
     }
-    event("acquired", { key, holder: lock.holder, fencingToken: lock.fencingToken });
-    const code = await superviseUnderLock(lock, program, killAfterMs, () => event("lost", { key }));
+    event("acquired", { ...named.fields, holder: held.holder });
+    const code = await superviseUnderLock(held, program, killAfterMs, () => event("lost", named.keyFields));
     if (code === ExitCode.LockLost) return code;
-    await lock.release();
-    event("released", { key, exitCode: code });
+    await held.release();
+    event("released", { ...named.keyFields, exitCode: code });
     return code;
   } finally {
     await provider.close();
   }
 }
 
-/** A lock, or a permit seen as one (`key` is the semaphore's name). */
-type Held = Pick<Lock, "key" | "holder" | "fencingToken" | "signal" | "release">;
+/** The keys (or one permit, under the semaphore's name) the command runs under. */
+type Held = Pick<MultiLock, "keys" | "holder" | "fencingTokens" | "signal" | "release">;
 
-/** The lock `key`, or one permit of the semaphore `key` when `permits` is given; null when not free and `noWait`. */
+/** The lock events' fields and the messages' wording for what is held: one key as before, several as lists. */
+function heldNames(held: Pick<Held, "keys" | "fencingTokens">) {
+  const [only] = held.keys;
+  if (held.keys.length === 1 && only !== undefined) {
+    return { what: `lock "${only}"`, keyFields: { key: only }, fields: { key: only, fencingToken: held.fencingTokens.get(only) ?? null } };
+  }
+  return {
+    what: `one of the locks ${held.keys.map((key) => `"${key}"`).join(", ")}`,
+    keyFields: { keys: held.keys },
+    fields: { keys: held.keys, fencingTokens: Object.fromEntries(held.fencingTokens) },
+  };
+}
+
+/** The locks `keys`, or one permit of the semaphore `keys[0]` when `permits` is given; null when not free and `noWait`. */
 async function take(
   provider: LockProvider,
-  key: string,
+  keys: readonly string[],
   permits: number | undefined,
   noWait: boolean,
   options: { ttlMs: number | undefined; waitMs: number | undefined },
 ): Promise<Held | null> {
-  if (permits === undefined)
-    return noWait ? provider.tryAcquire(key, { ttlMs: options.ttlMs }) : acquireInterruptibly(key, (signal) => provider.acquire(key, { ...options, signal }));
-  const semaphore = provider.semaphore(key, { permits });
+  const label = keys.join(", ");
+  if (permits === undefined) {
+    if (noWait) return provider.tryAcquireAll(keys, { ttlMs: options.ttlMs });
+    return acquireInterruptibly(label, (signal) => provider.acquireAll(keys, { ...options, signal }));
+  }
+  const name = keys[0] as string;
+  const semaphore = provider.semaphore(name, { permits });
   const permit = noWait
     ? await semaphore.tryAcquire({ ttlMs: options.ttlMs })
-    : await acquireInterruptibly(key, (signal) => semaphore.acquire({ ...options, signal }));
-  return permit === null ? null : { key, holder: permit.holder, fencingToken: permit.fencingToken, signal: permit.signal, release: () => permit.release() };
+    : await acquireInterruptibly(label, (signal) => semaphore.acquire({ ...options, signal }));
+  if (permit === null) return null;
+  return { keys: [name], holder: permit.holder, fencingTokens: new Map([[name, permit.fencingToken]]), signal: permit.signal, release: () => permit.release() };
 }
 
 /** Runs the program while `lock` is held; terminates it and returns 76 if the lock is lost first. */
@@ -94,7 +117,7 @@ export async function superviseUnderLock(lock: Held, program: readonly string[],
   const onAbort = () => {
     lost = true;
     onLost();
-    process.stderr.write(`distlock: lock "${lock.key}" was lost; terminating the command\n`);
+    process.stderr.write(`distlock: ${heldNames(lock).what} was lost; terminating the command\n`);
     child.terminate(killAfterMs);
   };
   lock.signal.addEventListener("abort", onAbort, { once: true });
