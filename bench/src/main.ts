@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { ETCD_SCENARIOS } from "./etcd/etcd-scenario-group.js";
 import { FENCE_SCENARIOS } from "./fence/fence-scenario-group.js";
 import { benchScaleFrom, collectMachineInfo, runGroupsIsolated, runScenarioGroups, sweepPlots, writeBenchReport, writeGroupResults } from "./harness/index.js";
+import { MULTI_KEY_SCENARIOS } from "./multikey/multi-key-scenario-group.js";
 import { OBSERVABILITY_SCENARIOS } from "./observability/observability-scenario-group.js";
 import { REDIS_SCENARIOS } from "./redis/redis-scenario-group.js";
 import { REDIS_SEMAPHORE_SCENARIOS } from "./redis/semaphore-scenario-group.js";
@@ -15,6 +16,7 @@ const GROUPS = {
   redis: REDIS_SCENARIOS,
   semaphore: REDIS_SEMAPHORE_SCENARIOS,
   redlock: REDLOCK_SCENARIOS,
+  multikey: MULTI_KEY_SCENARIOS,
   etcd: ETCD_SCENARIOS,
   sql: SQL_SCENARIOS,
   fence: FENCE_SCENARIOS,

@@ -23,6 +23,7 @@ export interface ReleaseWatch {
  * - notified polling: `watchReleases`, used only when there is no `acquire` (without either, the provider polls,
  *   sleeping at most `retryAfterMs`);
  * - listing: `list`, exactly when `capabilities.listing`;
+ * - multi-key: `tryAcquireAll` with `releaseAll` (without them core takes and releases the keys of `acquireAll` one by one);
  * - semaphores: `semaphores`, exactly when `capabilities.semaphore`.
  */
 export interface LockDriver {
@@ -69,6 +70,14 @@ export interface LockDriver {
    * nothing, when the owner no longer holds the key, e.g. after its lease ran out and another owner took it.
    */
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }>;
+  /**
+   * Multi-key: one all-or-nothing attempt at several keys for one owner (`requests` share the owner secret and come in
+   * the global key order): every key taken or re-entered as `tryAcquire` would, one grant per request in order; or
+   * nothing changed and a refusal. It never waits and never joins a line. Core waits for a refused set key by key.
+   */
+  tryAcquireAll?(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused>;
+  /** Multi-key: `release` of each of `keys` for one owner, together; one outcome per key, in order. */
+  releaseAll?(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>>;
   /** The server's view of the key, or null when it is free; never the owner secret. */
   inspect(key: string): Promise<LockState | null>;
   /**

@@ -33,6 +33,14 @@ export class MemoryLockDriver implements LockDriver {
     return this.#store.tryAcquire(request);
   }
 
+  async tryAcquireAll(requests: readonly DriverAcquireRequest[]) {
+    return this.#store.tryAcquireAll(requests);
+  }
+
+  async releaseAll(keys: readonly string[], ownerSecret: string) {
+    return keys.map((key) => this.#store.release(key, ownerSecret));
+  }
+
   async renew(renewals: readonly DriverRenewal[]) {
     return this.#store.renew(renewals);
   }

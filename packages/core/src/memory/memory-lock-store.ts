@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "../driver/driver-attempt.js";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal } from "../driver/driver-attempt.js";
 import { BackendUnavailableError } from "../errors/backend-unavailable-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { LockState } from "../types.js";
@@ -34,12 +34,20 @@ export class MemoryLockStore {
     this.#outage = down;
   }
 
-  tryAcquire(request: DriverAcquireRequest): DriverGranted | { acquired: false; retryAfterMs: number } {
+  tryAcquire(request: DriverAcquireRequest): DriverGranted | DriverRefused {
     this.#assertUp();
     const entry = this.#live(request.key);
-    if (entry !== undefined && entry.ownerSecret !== request.ownerSecret) return { acquired: false, retryAfterMs: entry.expiresAt - monotonicNow() };
-    if (entry === undefined && (this.#queues.get(request.key)?.length ?? 0) > 0) return { acquired: false, retryAfterMs: 1 };
-    return this.#take(request, entry);
+    return this.#refusal(request, entry) ?? this.#take(request, entry);
+  }
+
+  /** Every request granted (taken or re-entered), or none and the first refusal. */
+  tryAcquireAll(requests: readonly DriverAcquireRequest[]): DriverGranted[] | DriverRefused {
+    this.#assertUp();
+    for (const request of requests) {
+      const refused = this.#refusal(request, this.#live(request.key));
+      if (refused !== undefined) return refused;
+    }
+    return requests.map((request) => this.#take(request, this.#live(request.key)));
   }
 
   /** Queues the request (FIFO) and resolves when granted; `signal` withdraws it. */
@@ -112,6 +120,13 @@ export class MemoryLockStore {
       listeners.delete(listener);
       if (listeners.size === 0) this.#releaseListeners.delete(key);
     };
+  }
+
+  /** Why `request` cannot have its key now (held by another owner, or free with others waiting first); undefined if it can. */
+  #refusal(request: DriverAcquireRequest, entry: Entry | undefined): DriverRefused | undefined {
+    if (entry !== undefined && entry.ownerSecret !== request.ownerSecret) return { acquired: false, retryAfterMs: entry.expiresAt - monotonicNow() };
+    if (entry === undefined && (this.#queues.get(request.key)?.length ?? 0) > 0) return { acquired: false, retryAfterMs: 1 };
+    return undefined;
   }
 
   #take(request: DriverAcquireRequest, current: Entry | undefined): DriverGranted {

@@ -6,56 +6,66 @@ import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock, MultiLock } from "../types.js";
 import { MultiLockHandle } from "./multi-lock-handle.js";
 
-/** How one key of a multi-key call is taken: the provider's own single-key path, for a request it was given. */
-export interface SingleKeyPath {
+/** How the keys of a multi-key call are taken: the provider's single-key path, and the driver's all-at-once attempt where it has one. */
+export interface MultiKeyPath {
   /** The request for `key` on behalf of the call's one owner; throws if the provider closed or the signal aborted. */
   request(key: string): DriverAcquireRequest;
   acquire(request: DriverAcquireRequest, settings: AcquireOptions): Promise<Lock>;
   tryAcquire(request: DriverAcquireRequest, settings: AcquireOptions): Promise<Lock | null>;
+  /** One all-or-nothing attempt at `keys` that never waits: their locks, or null; undefined where the driver has none. */
+  readonly tryTogether?: (keys: readonly string[]) => Promise<Lock[] | null>;
+  /** Releases the locks of the set, together where the driver can. */
+  releaseAll(locks: readonly Lock[]): Promise<PromiseSettledResult<void>[]>;
 }
 
 /**
- * All or none of `keys` (already in the global order), one at a time in that order: a caller waits for a key only
- * while holding keys that sort before it, so no two callers can each hold what the other waits for. The time budget
- * spans the whole call; whatever stops it midway (timeout, abort, close, failure) releases the keys taken so far.
+ * All or none of `keys` (already in the global order). The keys still missing are tried all at once where the driver
+ * can; refused, the call waits for the first of them alone and goes on. A caller so waits for a key only while holding
+ * keys that sort before it, so no two callers each hold what the other waits for. The time budget spans the whole call;
+ * whatever stops it midway (timeout, abort, close, failure) releases the keys taken so far.
  */
-export async function acquireInOrder(keys: readonly string[], settings: AcquireOptions, path: SingleKeyPath): Promise<MultiLock> {
+export async function acquireInOrder(keys: readonly string[], settings: AcquireOptions, path: MultiKeyPath): Promise<MultiLock> {
   const startedAt = monotonicNow();
   const deadline = settings.waitMs === undefined ? undefined : startedAt + settings.waitMs;
   const locks: Lock[] = [];
   try {
-    for (const key of keys) {
+    while (locks.length < keys.length) {
+      const rest = keys.slice(locks.length);
+      const together = path.tryTogether !== undefined && rest.length > 1 ? await path.tryTogether(rest) : null;
+      if (together !== null) {
+        locks.push(...together);
+        break;
+      }
       const waitMs = deadline === undefined ? undefined : Math.max(0, deadline - monotonicNow());
-      locks.push(await path.acquire(path.request(key), { ...settings, waitMs }));
+      locks.push(await path.acquire(path.request(rest[0] as string), { ...settings, waitMs }));
     }
-    return new MultiLockHandle(locks);
+    return new MultiLockHandle(locks, path.releaseAll);
   } catch (error) {
-    await releaseTaken(locks);
+    await path.releaseAll(locks);
     if (!LockError.is(error, LockErrorCode.LockTimeout)) throw error;
     throw new LockTimeoutError((error as LockTimeoutError).key, monotonicNow() - startedAt);
   }
 }
 
-/** One attempt at each of `keys` in the global order, never waiting: all of them, or null with none left held. */
-export async function tryInOrder(keys: readonly string[], settings: AcquireOptions, path: SingleKeyPath): Promise<MultiLock | null> {
+/** One attempt at `keys`, never waiting: all of them, or null with none left held. */
+export async function tryInOrder(keys: readonly string[], settings: AcquireOptions, path: MultiKeyPath): Promise<MultiLock | null> {
+  if (path.tryTogether !== undefined) {
+    const together = await path.tryTogether(keys);
+    return together === null ? null : new MultiLockHandle(together, path.releaseAll);
+  }
   const locks: Lock[] = [];
   try {
     for (const key of keys) {
       const lock = await path.tryAcquire(path.request(key), settings);
       if (lock === null) {
-        await releaseTaken(locks);
+        await path.releaseAll(locks);
         return null;
       }
       locks.push(lock);
     }
-    return new MultiLockHandle(locks);
+    return new MultiLockHandle(locks, path.releaseAll);
   } catch (error) {
-    await releaseTaken(locks);
+    await path.releaseAll(locks);
     throw error;
   }
-}
-
-/** Gives back what an abandoned call took; a release that fails leaves that key to its lease, which is no longer renewed. */
-async function releaseTaken(locks: readonly Lock[]): Promise<void> {
-  await Promise.allSettled(locks.map((lock) => lock.release()));
 }

@@ -6,11 +6,13 @@ export class MultiLockHandle implements MultiLock {
   readonly locks: readonly Lock[];
   readonly holder: string;
   readonly fencingTokens: ReadonlyMap<string, bigint | null>;
+  readonly #releaseLocks: (locks: readonly Lock[]) => Promise<PromiseSettledResult<void>[]>;
   #signal: AbortSignal | undefined;
   #release: Promise<void> | undefined;
 
-  /** `locks` in the order they were taken, at least one. */
-  constructor(locks: readonly Lock[]) {
+  /** `locks` in the order they were taken, at least one; `releaseLocks` releases them together. */
+  constructor(locks: readonly Lock[], releaseLocks: (locks: readonly Lock[]) => Promise<PromiseSettledResult<void>[]>) {
+    this.#releaseLocks = releaseLocks;
     this.locks = Object.freeze([...locks]);
     this.keys = Object.freeze(locks.map((lock) => lock.key));
     this.holder = locks[0]?.holder ?? "";
@@ -50,7 +52,7 @@ export class MultiLockHandle implements MultiLock {
 
   /** Every lock is released (all at once); on a failure the next `release()` tries again those not yet released. */
   async #releaseAll(): Promise<void> {
-    const outcomes = await Promise.allSettled(this.locks.map((lock) => lock.release()));
+    const outcomes = await this.#releaseLocks(this.locks);
     try {
       throwFirstFailure(outcomes);
     } catch (error) {

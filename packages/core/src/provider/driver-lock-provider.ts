@@ -3,7 +3,7 @@ import type { DriverAcquireRequest } from "../driver/driver-attempt.js";
 import type { LockDriver } from "../driver/lock-driver.js";
 import { ProviderClosedError } from "../errors/provider-closed-error.js";
 import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
-import { acquireInOrder, type SingleKeyPath, tryInOrder } from "../multi-key/multi-key-acquisition.js";
+import { acquireInOrder, type MultiKeyPath, tryInOrder } from "../multi-key/multi-key-acquisition.js";
 import { DEFAULT_TTL_MS } from "../options/defaults.js";
 import { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
 import { validateKeys } from "../options/validate-keys.js";
@@ -24,10 +24,12 @@ import type {
   Semaphore,
   SemaphoreOptions,
 } from "../types.js";
+import { acquireTogether } from "./acquire-together.js";
 import { Acquisition } from "./acquisition.js";
 import { callDriver } from "./driver-calls.js";
 import { HoldRegistry } from "./hold-registry.js";
 import { roundTtl } from "./lease-math.js";
+import type { LockHandle } from "./lock-handle.js";
 
 /** Options every provider built on a driver accepts. */
 export interface DriverLockProviderOptions {
@@ -101,14 +103,14 @@ export class DriverLockProvider implements LockProvider {
   async acquireAll(keys: readonly string[], options?: AcquireOptions): Promise<MultiLock> {
     const ordered = validateKeys(keys);
     const settings = validateAcquireOptions(options);
-    return acquireInOrder(ordered, settings, this.#singleKeyPath(settings));
+    return acquireInOrder(ordered, settings, this.#multiKeyPath(settings));
   }
 
   /** One all-or-nothing attempt at every key; see `LockProvider.tryAcquireAll`. */
   async tryAcquireAll(keys: readonly string[], options?: AcquireOptions): Promise<MultiLock | null> {
     const ordered = validateKeys(keys);
     const settings = validateAcquireOptions(options);
-    return tryInOrder(ordered, settings, this.#singleKeyPath(settings));
+    return tryInOrder(ordered, settings, this.#multiKeyPath(settings));
   }
 
   /** The server's view of the key, never the owner secret; see `LockProvider.inspect`. */
@@ -177,15 +179,39 @@ export class DriverLockProvider implements LockProvider {
     };
   }
 
-  /** The single-key path each key of one multi-key call takes, observed as its own call, all on behalf of one owner. */
-  #singleKeyPath(settings: AcquireOptions): SingleKeyPath {
+  /**
+   * How one multi-key call takes its keys, all on behalf of one owner: the single-key path and the driver's all-at-once
+   * attempt where it has one (each key observed as a call of its own; the attempt as a `tryAcquire`), and releases together.
+   */
+  #multiKeyPath(settings: AcquireOptions): MultiKeyPath {
     this.#assertOpen();
     const drawnSecret = newOwnerSecret();
+    const request = (key: string) => this.#request(key, settings, drawnSecret);
+    const closed = () => this.#closed !== undefined;
+    const driver = this.#driver;
     return {
-      request: (key) => this.#request(key, settings, drawnSecret),
-      acquire: (request, keySettings) => this.#observed(request.key, "acquire", keySettings, () => this.#acquisition.acquire(request, keySettings)),
-      tryAcquire: (request, keySettings) => this.#observed(request.key, "tryAcquire", keySettings, () => this.#acquisition.tryAcquire(request, keySettings)),
+      request,
+      acquire: (keyRequest, keySettings) => this.#observed(keyRequest.key, "acquire", keySettings, () => this.#acquisition.acquire(keyRequest, keySettings)),
+      tryAcquire: (keyRequest, keySettings) =>
+        this.#observed(keyRequest.key, "tryAcquire", keySettings, () => this.#acquisition.tryAcquire(keyRequest, keySettings)),
+      ...(driver.tryAcquireAll === undefined
+        ? {}
+        : {
+            tryTogether: (keys: readonly string[]) =>
+              this.#observedTogether(keys, settings, () => acquireTogether(driver, this.#holds, keys.map(request), settings, closed)),
+          }),
+      releaseAll: (locks) => this.#holds.releaseTogether(locks as LockHandle[]),
     };
+  }
+
+  /** `run`, with each of `keys` observed as a call of its own that gets that key's lock (or nothing) from `run`'s answer. */
+  #observedTogether(keys: readonly string[], settings: AcquireOptions, run: () => Promise<Lock[] | null>): Promise<Lock[] | null> {
+    if (!acquireObserved()) return run();
+    const together = run();
+    keys.forEach((key, i) => {
+      observeAcquire(this.backend, key, "tryAcquire", settings, () => together.then((locks) => locks?.[i] ?? null)).catch(() => undefined);
+    });
+    return together;
   }
 
   #observed<T extends Lock | null>(key: string, operation: "acquire" | "tryAcquire", settings: AcquireOptions, run: () => Promise<T>): Promise<T> {

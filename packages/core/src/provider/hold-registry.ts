@@ -9,7 +9,7 @@ import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { Hold } from "./hold.js";
 import { HoldList } from "./hold-list.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
-import { type HoldOperations, LockHandle, RELEASE_FAILED } from "./lock-handle.js";
+import { type HoldOperations, LockHandle, RELEASE_FAILED, RELEASE_THROUGH } from "./lock-handle.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
 
 /** The holds of one provider, the latest of each key, the watchdog that renews them, and what their lock handles ask. */
@@ -49,21 +49,61 @@ export class HoldRegistry implements HoldOperations {
   release(hold: Hold, detached: boolean, handle: LockHandle): Promise<void> {
     if (hold.openHandles <= 1) hold.releasing = true;
     return settledCall(() => this.#driver.release(hold.key, hold.ownerSecret)).then(
-      (outcome) => {
-        if (!outcome.held) {
-          hold.lose("the server no longer shows this owner holding it");
-          handle[RELEASE_FAILED]();
-          throw hold.lostReason;
-        }
-        if (!detached) letGo(hold);
-        if (outcome.holdCount === 0) hold.finish();
-      },
-      (error: unknown) => {
-        if (!detached) letGo(hold);
-        handle[RELEASE_FAILED]();
-        throw driverFailure(this.#driver.backend, "release", error);
-      },
+      (outcome) => this.#released(hold, detached, handle, outcome),
+      (error: unknown) => this.#releaseFailed(hold, detached, handle, error),
     );
+  }
+
+  /**
+   * Releases `handles` (one owner's, each of its own key) as `release` does each, with one `releaseAll` call where the
+   * driver has it; settles when all have.
+   */
+  releaseTogether(handles: readonly LockHandle[]): Promise<PromiseSettledResult<void>[]> {
+    const releaseAll = this.#driver.releaseAll?.bind(this.#driver);
+    if (releaseAll === undefined || handles.length < 2) return Promise.allSettled(handles.map((handle) => handle.release()));
+    const batch: PendingRelease[] = [];
+    const releases = handles.map((handle) =>
+      handle[RELEASE_THROUGH](
+        (hold, detached, released) =>
+          new Promise<void>((resolve, reject) => {
+            if (hold.openHandles <= 1) hold.releasing = true;
+            batch.push({ hold, detached, handle: released, resolve, reject });
+          }),
+      ),
+    );
+    const [first] = batch;
+    if (first !== undefined) {
+      const settle = (each: (pending: PendingRelease, index: number) => void) =>
+        batch.forEach((pending, index) => settleWith(pending, () => each(pending, index)));
+      settledCall(() =>
+        releaseAll(
+          batch.map(({ hold }) => hold.key),
+          first.hold.ownerSecret,
+        ),
+      ).then(
+        (outcomes) => settle((p, index) => this.#released(p.hold, p.detached, p.handle, outcomes[index] ?? { held: false, holdCount: 0 })),
+        (error: unknown) => settle((p) => this.#releaseFailed(p.hold, p.detached, p.handle, error)),
+      );
+    }
+    return Promise.allSettled(releases);
+  }
+
+  /** What a release's answer does to `hold` and its `handle`. */
+  #released(hold: Hold, detached: boolean, handle: LockHandle, outcome: { held: boolean; holdCount: number }): void {
+    if (!outcome.held) {
+      hold.lose("the server no longer shows this owner holding it");
+      handle[RELEASE_FAILED]();
+      throw hold.lostReason;
+    }
+    if (!detached) letGo(hold);
+    if (outcome.holdCount === 0) hold.finish();
+  }
+
+  /** A release that could not be sent or answered: the handle lets go here (the lease runs out) and the call fails. */
+  #releaseFailed(hold: Hold, detached: boolean, handle: LockHandle, error: unknown): never {
+    if (!detached) letGo(hold);
+    handle[RELEASE_FAILED]();
+    throw driverFailure(this.#driver.backend, "release", error);
   }
 
   async renew(hold: Hold, ttlMs: number | undefined): Promise<void> {
@@ -151,6 +191,25 @@ export class HoldRegistry implements HoldOperations {
 
 /** How many ended holds `#holdByKey` may keep beyond twice the live ones before it drops them. */
 const PRUNE_SLACK = 64;
+
+/** A handle's release waiting for the answer of the `releaseAll` call it went out in. */
+interface PendingRelease {
+  readonly hold: Hold;
+  readonly detached: boolean;
+  readonly handle: LockHandle;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** Resolves `pending` with what `apply` does, or rejects it with what `apply` throws. */
+function settleWith(pending: PendingRelease, apply: () => void): void {
+  try {
+    apply();
+    pending.resolve();
+  } catch (error) {
+    pending.reject(error);
+  }
+}
 
 /** One handle of `hold` lets go locally; the last one ends the hold here. */
 function letGo(hold: Hold): void {

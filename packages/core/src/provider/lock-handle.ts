@@ -4,6 +4,8 @@ import type { Hold } from "./hold.js";
 
 /** How the provider tells a handle that its release failed (a symbol: not part of the `Lock` users see). */
 export const RELEASE_FAILED = Symbol("releaseFailed");
+/** How the provider releases a handle together with others (one driver call for several keys), keeping `release()`'s state. */
+export const RELEASE_THROUGH = Symbol("releaseThrough");
 
 /** What a handle asks of the provider that made it. */
 export interface HoldOperations {
@@ -55,6 +57,12 @@ export class LockHandle implements Lock {
   release(): Promise<void> {
     // The handle's own state on failure is set by the provider through RELEASE_FAILED: no promise around the release's.
     this.#release ??= this.#operations.release(this.#hold, this.#detached, this);
+    return this.#release;
+  }
+
+  /** `release()`, with the provider's level release made by `release` (called at most once while it is pending or done). */
+  [RELEASE_THROUGH](release: (hold: Hold, detached: boolean, handle: LockHandle) => Promise<void>): Promise<void> {
+    this.#release ??= release(this.#hold, this.#detached, this);
     return this.#release;
   }
 
