@@ -107,7 +107,11 @@ export class SemaphoreAcquire {
     const replies = await nodes.runScript(call, { bound: budget.bound("acquire", ttlMs) });
     const mismatch = replies.find((reply) => reply.ok && (reply.value as number[])[0] === -2);
     if (mismatch?.ok) {
-      await this.#undo(request, replies.map((reply) => toAcquireVote(reply, proposal)), place);
+      await this.#undo(
+        request,
+        replies.map((reply) => toAcquireVote(reply, proposal)),
+        place,
+      );
       throw new PermitsMismatchError(key, permits, Number((mismatch.value as number[])[1]));
     }
     return replies.map((reply) => toAcquireVote(reply, proposal));
@@ -118,7 +122,12 @@ export class SemaphoreAcquire {
     const targets = votes.filter((vote) => vote.vote !== "against" && vote.vote !== "outdated").map((vote) => vote.node);
     if (targets.length === 0) return;
     const { nodes, layout, budget } = this.#context;
-    const call = { operation: "release", script: QUORUM_SEMAPHORE_RELEASE_SCRIPT, keys: [layout.tag(request.key)], args: [request.ownerSecret, ...placeArgs(place)] };
+    const call = {
+      operation: "release",
+      script: QUORUM_SEMAPHORE_RELEASE_SCRIPT,
+      keys: [layout.tag(request.key)],
+      args: [request.ownerSecret, ...placeArgs(place)],
+    };
     await nodes.runScript(call, { bound: budget.bound("release"), nodes: targets });
   }
 
