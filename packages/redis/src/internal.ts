@@ -23,5 +23,7 @@ export { KEEP_QUEUE, NOW_US, TOKEN_BLOCK } from "./scripts/lua-functions.js";
 export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";
 export { HOLD_FUNCTIONS, OWNS_STORED_HOLD, ownerPrefix, parseStoredHold, storedHold } from "./scripts/stored-hold.js";
+export { KEEP_LEASES, SEMAPHORE_HEAD } from "./semaphore/semaphore-scripts.js";
+export { SEMAPHORE_RENEW_SCRIPT } from "./semaphore/semaphore-state-scripts.js";
 export { type ChannelListener, ReleaseSubscriber, type ReleaseSubscriberConfig } from "./waiting/release-subscriber.js";
 export { queueRefreshMs } from "./waiting/wait-in-server-line.js";

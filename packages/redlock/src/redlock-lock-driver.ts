@@ -1,5 +1,5 @@
 import type { LockCapabilities, LockState } from "@distlock/core";
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver, SemaphoreDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type ProcessCohort, ProcessCohorts, RedisKeyLayout } from "@distlock/redis/internal";
 import { QuorumAcquire } from "./operations/quorum-acquire.js";
@@ -9,6 +9,7 @@ import { QuorumRenewal } from "./operations/quorum-renewal.js";
 import type { ResolvedRedlockLockOptions } from "./options/redlock-lock-provider-options.js";
 import { LeaseBudget } from "./quorum/lease-budget.js";
 import type { NodeSet } from "./quorum/node-set.js";
+import { RedlockSemaphoreDriver } from "./semaphore/redlock-semaphore-driver.js";
 
 /** What a `RedlockLockDriver` runs on. */
 export interface RedlockLockDriverConfig {
@@ -29,6 +30,8 @@ export class RedlockLockDriver implements LockDriver {
   readonly backend = "redlock";
   readonly capabilities: LockCapabilities;
   readonly layout: RedisKeyLayout;
+  /** Counting semaphores on the same nodes, each grant held on its own quorum (see "Semaphores" in the README). */
+  readonly semaphores: SemaphoreDriver;
   readonly #nodes: NodeSet;
   readonly #acquire: QuorumAcquire;
   readonly #renewal: QuorumRenewal;
@@ -48,7 +51,7 @@ export class RedlockLockDriver implements LockDriver {
       minTtlMs: MIN_TTL_MS,
       ttlGranularityMs: 1,
       listing: true,
-      semaphore: false,
+      semaphore: true,
     });
     const context = { nodes: config.nodes, layout: this.layout, budget: new LeaseBudget(settings), settings };
     // Passes need tokens: each local holder gets the next one of the block its cohort's grant reserved.
@@ -60,6 +63,7 @@ export class RedlockLockDriver implements LockDriver {
     this.#renewal = new QuorumRenewal(context);
     this.#release = new QuorumRelease(context);
     this.#inspection = new QuorumInspection(context);
+    this.semaphores = new RedlockSemaphoreDriver(context);
   }
 
   /** The node set's majority size. */

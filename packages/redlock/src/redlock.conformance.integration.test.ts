@@ -10,7 +10,7 @@ afterAll(() => group.close());
 describeLockProvider({
   name: "redlock (5 masters)",
   create: () => new RedlockLockProvider({ url: group.url }),
-  capabilities: { fencing: true, fifo: true },
+  capabilities: { fencing: true, fifo: true, semaphore: true },
   workerUrl: group.url,
   config: { construct: (options) => new RedlockLockProvider({ url: group.url, ...options }), defaults: DEFAULT_REDLOCK_LOCK_OPTIONS },
   crossProcess: true,

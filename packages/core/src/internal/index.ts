@@ -12,7 +12,7 @@ export { firstHeld } from "../driver/first-held.js";
 export { stampGrant } from "../driver/stamp-grant.js";
 export { redactCredentials } from "../errors/redact-credentials.js";
 export { MemoryLockDriver } from "../memory/memory-lock-driver.js";
-export { DRIFT_FACTOR, DRIFT_FLOOR_MS, MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, RENEW_FRACTION } from "../options/defaults.js";
+export { DRIFT_FACTOR, DRIFT_FLOOR_MS, MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, READ_WRITE_NAME_PREFIX, RENEW_FRACTION } from "../options/defaults.js";
 export { describeFirstIssue, type SchemaIssues } from "../options/schema-error.js";
 export { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
 export { compareKeys } from "../options/validate-list.js";

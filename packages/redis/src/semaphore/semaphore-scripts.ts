@@ -35,7 +35,11 @@ export const KEEP_LEASES = `local function keep(key, ms)
 end
 `;
 
-const SEMAPHORE_HEAD = `${NOW_US}${NEXT_TOKEN}
+/**
+ * Reads a semaphore's state (`total`, `free`, the caller's grant `granted`, with `clock`/`now` the server's time) and drops
+ * lapsed holders, giving their permits back to `free` (`pruned`); `soonest` is the earliest live lease's expiry (ms).
+ */
+export const SEMAPHORE_HEAD = `${NOW_US}${NEXT_TOKEN}
 ${SEMAPHORE_KEYS}
 local clock = now_us()
 local now = math.floor(clock / 1000)

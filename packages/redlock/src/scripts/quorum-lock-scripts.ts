@@ -6,7 +6,7 @@ import { HOLD_FUNCTIONS, KEEP_QUEUE, NOW_US, RedisScript } from "@distlock/redis
  * node clock). `live_head` drops expired waiters from the front and returns the first live one, its ticket and its
  * expiry, or false.
  */
-const QUEUE_FUNCTIONS = `${NOW_US}${KEEP_QUEUE}
+export const QUEUE_FUNCTIONS = `${NOW_US}${KEEP_QUEUE}
 local function now_ms()
   return math.floor(now_us() / 1000)
 end
@@ -48,7 +48,7 @@ local lock, fence, queue = tag .. ":lock", tag .. ":fence", tag .. ":queue"`;
 const WAITER_KEYS = `local waiters, channel = tag .. ":waiters", tag .. ":released"`;
 
 /** True when counter value `a` (a decimal string) is at least `b`: compared as text, shorter first, exact at any size. */
-const AT_LEAST = `local function at_least(a, b) return #a > #b or (#a == #b and a >= b) end
+export const AT_LEAST = `local function at_least(a, b) return #a > #b or (#a == #b and a >= b) end
 `;
 
 /**
