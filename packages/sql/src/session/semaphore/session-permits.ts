@@ -182,7 +182,7 @@ export class SessionPermits {
       const dead = view.rows.filter((row) => !row.live).map((row) => row.token);
       if (dead.length > 0) await this.#space.on(session, () => this.#dialect.delete(connection, dead));
       if (!this.#admits(view, request, head)) return { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS };
-      const { key: name, permits, count, holder } = request;
+      const { permits, count, holder } = request;
       const token = await this.#space.on(session, () => this.#dialect.insert(connection, { semaphore: ids.rows, permits, count, holder, tag }));
       return this.#register(request, session, token, sentAt);
     } finally {
