@@ -16,7 +16,7 @@ export function describeSessionConformance(name: string, url: string, server: Se
   describeLockProvider({
     name,
     create: () => new SqlLockProvider({ url }),
-    capabilities: { fencing: true, fifo: true, listing: false },
+    capabilities: { fencing: true, fifo: true, listing: false, semaphore: true },
     workerUrl: url,
     crossProcess: true,
     // A session lock belongs to its connection: another process cannot join the hold (see the README).

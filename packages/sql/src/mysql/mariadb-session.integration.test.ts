@@ -3,6 +3,7 @@ import { startMariadb } from "@distlock/test-servers";
 import mysql from "mysql2/promise";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { sessionLossTests, sessionProviders, spawnHolder, uniqueKey } from "../../test/session-lock-tests.js";
+import { sessionPermitTests } from "../../test/session-permit-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
 import { sessionLockId } from "../session/session-lock-id.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
@@ -32,6 +33,19 @@ describe("mariadb session mode", () => {
     endHoldingSession: async (lockKey) => void (await admin.query(`KILL ${Number(await holdingConnection(lockKey))}`)),
     // wait_timeout is whole seconds (the tests' 1 s TTL is exact).
     idleRoundingMs: 0,
+  });
+
+  const permitTable = `${DEFAULT_SQL_LOCK_OPTIONS.table}_session_permits`;
+  sessionPermitTests({
+    provider,
+    // The connection holding the grant's session tag.
+    endSessionOfGrant: async (token) => {
+      const [rows] = await admin.query<mysql.RowDataPacket[]>(`SELECT IS_USED_LOCK(session_tag) AS holder FROM ${permitTable} WHERE token = ?`, [
+        String(token),
+      ]);
+      await admin.query(`KILL ${Number(rows[0]?.holder)}`);
+    },
+    permitRows: async () => Number((await admin.query<mysql.RowDataPacket[]>(`SELECT COUNT(*) AS n FROM ${permitTable}`))[0][0]?.n),
   });
 
   it("names locks within GET_LOCK's 64 characters, per database and table", () => {

@@ -1,5 +1,6 @@
 import { InvalidConfigError } from "@distlock/core";
 import { CallDeadlines } from "@distlock/core/internal";
+import type { SessionPermitDialect, SessionPermitRow } from "../session/semaphore/session-permit-dialect.js";
 import type { SessionConnection, SessionDialect, SessionLockView } from "../session/session-connection.js";
 import type { SessionLockId } from "../session/session-lock-id.js";
 import { type SessionStatements, startSession } from "../session/start-session.js";
@@ -112,7 +113,7 @@ export function mysqlSessionDialect(mysql2: Promise<Mysql2Module>, settings: Mys
           `mode=session on mysql:// needs MariaDB ≥ ${MIN_MARIADB.join(".")} (a SEQUENCE draws the fencing token in the grant's statement); the server is ${version}`,
         );
       }
-      await via.rows(`CREATE SEQUENCE IF NOT EXISTS ${sequence} NOCYCLE`);
+      if (!(await tableExists(via, sequence))) await via.rows(`CREATE SEQUENCE IF NOT EXISTS ${sequence} NOCYCLE`);
     },
     async view(via, id): Promise<SessionLockView> {
       const values = [`%${id.mysqlName}%`, id.mysqlName];
@@ -144,7 +145,60 @@ export function mysqlSessionDialect(mysql2: Promise<Mysql2Module>, settings: Mys
       // The victim's GET_LOCK returns NULL (interrupted); a KILL QUERY that arrives after it returned does nothing.
       await via.rows("KILL QUERY ?", [victim.sessionId]);
     },
+    permits: mysqlPermitDialect(`${settings.table}_session_permits`, sequence),
   };
+}
+
+/** Session-mode semaphores on MariaDB: the grants' table; a row is live while `IS_USED_LOCK` shows its session's tag lock. */
+function mysqlPermitDialect(table: string, sequence: string): SessionPermitDialect {
+  // The line's holder (the head) and the sessions queued for it (their GET_LOCK statement names it), not counting the
+  // holder twice while the server hands the lock over; one row whatever the semaphore holds, joined with its grants.
+  const waiters = `(IS_USED_LOCK(?) IS NOT NULL) + (SELECT COUNT(*) FROM information_schema.PROCESSLIST x
+    WHERE x.STATE = 'User lock' AND x.INFO LIKE ? AND x.ID <> CONNECTION_ID() AND x.ID <> COALESCE(IS_USED_LOCK(?), 0))`;
+  const read = `SELECT w.waiters, p.token, p.permits, p.permit_count, p.holder, IS_USED_LOCK(p.session_tag) IS NOT NULL AS live
+    FROM (SELECT ${waiters} AS waiters) w LEFT JOIN ${table} p ON p.semaphore = ?`;
+  return {
+    async prepare(via) {
+      if (await tableExists(via, table)) return;
+      await via.rows(`CREATE TABLE IF NOT EXISTS ${table} (token BIGINT PRIMARY KEY, semaphore CHAR(63) NOT NULL, permits INT NOT NULL,
+        permit_count INT NOT NULL, holder VARCHAR(1024) NOT NULL, session_tag CHAR(63) NOT NULL, KEY ${table}_semaphore (semaphore)) ENGINE=InnoDB`);
+    },
+    async read(via, semaphore, line) {
+      type Row = { waiters: number | string; token: number | string | null; permits: number; permit_count: number; holder: string; live: number };
+      const rows = await via.rows<Row>(read, [line.mysqlName, `%${line.mysqlName}%`, line.mysqlName, semaphore.mysqlName]);
+      const grants: SessionPermitRow[] = rows.flatMap(({ token, permits, permit_count: count, holder, live }) =>
+        token === null ? [] : [{ token: BigInt(token), permits, count, holder, live: Number(live) === 1 }],
+      );
+      return { rows: grants, waiters: Number(rows[0]?.waiters ?? 0) };
+    },
+    async insert(via, { semaphore, permits, count, holder, tag }) {
+      // Two statements, both under the semaphore's mutex lock (the caller's): the token is the row's key.
+      const [row] = await via.rows<{ token: number | string }>(`SELECT NEXTVAL(${sequence}) AS token`);
+      const token = BigInt((row as { token: number | string }).token);
+      await via.rows(`INSERT INTO ${table} (token, semaphore, permits, permit_count, holder, session_tag) VALUES (?, ?, ?, ?, ?, ?)`, [
+        String(token),
+        semaphore.mysqlName,
+        permits,
+        count,
+        holder,
+        tag.mysqlName,
+      ]);
+      return token;
+    },
+    async delete(via, tokens) {
+      await via.rows(`DELETE FROM ${table} WHERE token IN (${tokens.map(() => "?").join(", ")})`, tokens.map(String));
+    },
+  };
+}
+
+/**
+ * Whether the table (or sequence) exists. Asked before `CREATE … IF NOT EXISTS`, which requests an exclusive metadata
+ * lock even when the object exists: that request would queue behind every GET_LOCK wait whose statement draws a token
+ * (it keeps the sequence open while it waits) and hold up every later token draw behind it.
+ */
+async function tableExists(via: SessionConnection, name: string): Promise<boolean> {
+  const rows = await via.rows("SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?", [name]);
+  return rows.length > 0;
 }
 
 /** An error the server answered (a refused statement): the connection and its locks are fine. Not a timeout or a lost connection. */

@@ -1,4 +1,5 @@
 import { CallDeadlines } from "@distlock/core/internal";
+import type { SessionPermitDialect, SessionPermitRow } from "../session/semaphore/session-permit-dialect.js";
 import type { SessionConnection, SessionDialect, SessionLockView } from "../session/session-connection.js";
 import type { SessionLockId } from "../session/session-lock-id.js";
 import { type SessionStatements, startSession } from "../session/start-session.js";
@@ -124,6 +125,50 @@ export function postgresSessionDialect(pg: Promise<PgModule>, settings: Postgres
     },
     async cancelWait(via, victim) {
       await via.rows("SELECT pg_cancel_backend($1)", [victim.sessionId]);
+    },
+    permits: postgresPermitDialect(`${settings.table}_session_permits`, sequence),
+  };
+}
+
+/** An advisory lock of this database on the 64-bit key `key` (an SQL expression), as `pg_locks` shows it. */
+const advisoryLockOn = (key: string) => `l.locktype = 'advisory' AND l.objsubid = 1
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.classid = ((${key} >> 32) & 4294967295)::oid AND l.objid = (${key} & 4294967295)::oid`;
+
+/** Session-mode semaphores on PostgreSQL: the grants' table; a row is live while `pg_locks` shows its session's tag lock. */
+function postgresPermitDialect(table: string, sequence: string): SessionPermitDialect {
+  // One row whatever the semaphore holds: the line's waiters, joined with the grants' rows (if any).
+  const read = `SELECT w.waiters, p.token, p.permits, p.permit_count, p.holder,
+      EXISTS (SELECT 1 FROM pg_locks l WHERE l.granted AND ${advisoryLockOn("p.session_tag")}) AS live
+    FROM (SELECT count(*) AS waiters FROM pg_locks l WHERE ${advisoryLockOn("$2::int8")}) w
+    LEFT JOIN ${table} p ON p.semaphore = $1::int8`;
+  return {
+    async prepare(via) {
+      const create = async () => {
+        await via.rows(`CREATE TABLE IF NOT EXISTS ${table} (token bigint PRIMARY KEY, semaphore bigint NOT NULL, permits integer NOT NULL,
+          permit_count integer NOT NULL, holder text NOT NULL, session_tag bigint NOT NULL)`);
+        await via.rows(`CREATE INDEX IF NOT EXISTS ${table}_semaphore ON ${table} (semaphore)`);
+      };
+      // Two sessions creating the table at once: one of them fails on the catalog's unique index; the second try sees it.
+      await create().catch(create);
+    },
+    async read(via, semaphore, line) {
+      type Row = { waiters: string; token: string | null; permits: number; permit_count: number; holder: string; live: boolean };
+      const rows = await via.rows<Row>(read, [semaphore.pgKey, line.pgKey]);
+      const grants: SessionPermitRow[] = rows.flatMap(({ token, permits, permit_count: count, holder, live }) =>
+        token === null ? [] : [{ token: BigInt(token), permits, count, holder, live }],
+      );
+      return { rows: grants, waiters: Number(rows[0]?.waiters ?? 0) };
+    },
+    async insert(via, { semaphore, permits, count, holder, tag }) {
+      const [row] = await via.rows<{ token: string }>(
+        `INSERT INTO ${table} (token, semaphore, permits, permit_count, holder, session_tag) VALUES (nextval('${sequence}'), $1::int8, $2, $3, $4, $5::int8) RETURNING token`,
+        [semaphore.pgKey, permits, count, holder, tag.pgKey],
+      );
+      return BigInt((row as { token: string }).token);
+    },
+    async delete(via, tokens) {
+      await via.rows(`DELETE FROM ${table} WHERE token = ANY($1::int8[])`, [tokens.map(String)]);
     },
   };
 }

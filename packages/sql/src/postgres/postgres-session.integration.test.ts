@@ -2,6 +2,7 @@ import { startPostgres } from "@distlock/test-servers";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { sessionLossTests, sessionProviders } from "../../test/session-lock-tests.js";
+import { sessionPermitTests } from "../../test/session-permit-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
 import { sessionLockId } from "../session/session-lock-id.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
@@ -28,6 +29,22 @@ async function holdingPid(lockKey: string): Promise<number> {
 }
 
 describe("postgres session mode", () => {
+  const permitTable = `${DEFAULT_SQL_LOCK_OPTIONS.table}_session_permits`;
+  // Before the loss tests, which restart the server under the admin connection.
+  sessionPermitTests({
+    provider,
+    // The backend whose advisory locks include the grant's session tag.
+    endSessionOfGrant: async (token) => {
+      const { rows } = await admin.query<{ ended: boolean }>(
+        `SELECT pg_terminate_backend(l.pid) AS ended FROM ${permitTable} p JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+           AND l.classid = ((p.session_tag >> 32) & 4294967295)::oid AND l.objid = (p.session_tag & 4294967295)::oid WHERE p.token = $1`,
+        [String(token)],
+      );
+      expect(rows.map((row) => row.ended)).toEqual([true]);
+    },
+    permitRows: async () => Number((await admin.query<{ n: string }>(`SELECT count(*) AS n FROM ${permitTable}`)).rows[0]?.n),
+  });
+
   sessionLossTests({
     url,
     server,

@@ -1,3 +1,4 @@
+import type { SessionPermitDialect } from "./semaphore/session-permit-dialect.js";
 import type { SessionLockId } from "./session-lock-id.js";
 
 /** One dedicated connection whose server session holds locks. */
@@ -47,4 +48,6 @@ export interface SessionDialect {
   endHolder(via: SessionConnection, id: SessionLockId): Promise<boolean>;
   /** Interrupts `victim`'s `waitLock` from another session. */
   cancelWait(via: SessionConnection, victim: SessionConnection): Promise<void>;
+  /** The statements of semaphores (a table of grants whose rows live as long as their session). */
+  readonly permits: SessionPermitDialect;
 }

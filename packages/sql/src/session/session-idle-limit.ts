@@ -1,9 +1,10 @@
 import type { LockSession } from "./lock-session.js";
 
-/** The server idle limit `session` needs: the longest lease it keeps (`ttlMs` among them), rounded up to `granularityMs`. */
+/** The server idle limit `session` needs: the longest lease it keeps (locks and permits) (`ttlMs` among them), rounded up to `granularityMs`. */
 export function idleLimitFor(session: LockSession, ttlMs: number, granularityMs: number): number {
   let longest = ttlMs;
   for (const lock of session.locks) longest = Math.max(longest, lock.ttlMs);
+  for (const grant of session.permits) longest = Math.max(longest, grant.ttlMs);
   return Math.ceil(longest / granularityMs) * granularityMs;
 }
 

@@ -3,6 +3,7 @@ import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, Lo
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { holderLabel, redactCredentials } from "@distlock/core/internal";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
+import { SessionSemaphoreDriver } from "./semaphore/session-semaphore-driver.js";
 import type { SessionDialect } from "./session-connection.js";
 import { SessionLockSpace } from "./session-lock-space.js";
 import { useSessionLockSpace } from "./session-space-registry.js";
@@ -25,6 +26,7 @@ export class SessionLockDriver implements LockDriver {
   readonly backend: "postgres" | "mysql";
   readonly capabilities: LockCapabilities;
   readonly acquire: (request: DriverAcquireRequest, wait: DriverWait) => Promise<DriverGranted>;
+  readonly semaphores: SessionSemaphoreDriver;
   readonly #target: SessionTarget;
   readonly #space: SessionLockSpace;
   readonly #leave: () => void;
@@ -45,13 +47,14 @@ export class SessionLockDriver implements LockDriver {
       ttlGranularityMs: dialect.idleGranularityMs,
       // The server names session locks by a hash of the key (advisory lock ids, GET_LOCK names), never by the key.
       listing: false,
-      // Not yet built in session mode (see the README).
-      semaphore: false,
+      // Grants are rows that live as long as their session (see SessionPermits and the README).
+      semaphore: true,
     });
     const used = useSessionLockSpace(target.identity, () => new SessionLockSpace(dialect, target.lockNamespace, holderLabel(options.holderLabel)));
     this.#space = used.space;
     this.#leave = used.leave;
     this.acquire = (request, wait) => this.#run("acquire", () => this.#space.acquire(request, wait.signal), wait.signal);
+    this.semaphores = new SessionSemaphoreDriver(this.#space.permits, (operation, statement, signal) => this.#run(operation, statement, signal));
   }
 
   ready(): Promise<void> {

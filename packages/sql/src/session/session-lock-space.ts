@@ -4,6 +4,8 @@ import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
 import { LeaseSweep } from "./lease-sweep.js";
 import { extendLease, type HeldSessionLock, type LockSession, openedSession, remainingMs } from "./lock-session.js";
+import { renewOnSessions } from "./renew-on-sessions.js";
+import { SessionPermits } from "./semaphore/session-permits.js";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
 import { idleLimitFor, leastBusy } from "./session-idle-limit.js";
 import type { SessionLockId } from "./session-lock-id.js";
@@ -28,12 +30,15 @@ export class SessionLockSpace {
   readonly #turns = new Map<string, Promise<unknown>>();
   #prepared: Promise<void> | undefined;
   #closed = false;
+  /** The semaphores of this space: their grants are kept by its sessions. */
+  readonly permits: SessionPermits;
 
   /** `namespace`: hashed with each key into its server lock name (the table; on MySQL also the database). */
   constructor(dialect: SessionDialect, namespace: string, label: string) {
     this.#dialect = dialect;
     this.#ids = new SessionLockIds(namespace);
     this.#label = label;
+    this.permits = new SessionPermits(this, dialect.permits, namespace);
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
@@ -53,7 +58,7 @@ export class SessionLockSpace {
     const local = this.#reenter(request);
     if (local !== undefined) return local;
     const session = leastBusy(this.#sessions) ?? (await this.#open(false));
-    if (this.#needsIdleLimit(session, request.ttlMs)) await this.#limitIdle(session, request.ttlMs);
+    if (this.#needsIdleLimit(session, request.ttlMs)) await this.limitIdle(session, request.ttlMs);
     const id = this.#ids.of(request.key);
     session.inFlight++;
     let token: bigint | null;
@@ -72,32 +77,42 @@ export class SessionLockSpace {
   /** Waits in the server's queue on a session of its own; `signal` cancels the wait there and rejects with its reason. */
   async acquire(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    const session = await this.#waitingSession();
+    const session = await this.waitingSession();
     try {
-      await this.#limitIdle(session, request.ttlMs);
-      const cancel = () => void this.#cancelWait(session);
-      signal.addEventListener("abort", cancel, { once: true });
+      await this.limitIdle(session, request.ttlMs);
       const id = this.#ids.of(request.key);
-      let token: bigint;
       // The server starts the lease (the session's idle limit) when it grants, at some moment after this: a grant read
       // late (a frozen process) is then not fresh, and core proves it with a renewal before handing it out.
       const sentAt = monotonicNow();
-      try {
-        token = await session.connection.waitLock(id);
-      } catch (error) {
-        throw signal.aborted ? signal.reason : error;
-      } finally {
-        signal.removeEventListener("abort", cancel);
-      }
-      if (signal.aborted) {
-        // Granted as the cancel was sent: give it back before rejecting.
-        await session.connection.unlock(id).catch(() => session.connection.end());
-        throw signal.reason;
-      }
+      const token = await this.waitOnServer(session, id, signal);
       return this.#register(request, session, id, token, await this.#leaseStart(session, sentAt, request.ttlMs));
     } finally {
       session.waiting = false;
     }
+  }
+
+  /**
+   * Waits in the server's queue for `id` on `session` (a waiting session) and answers its token; `signal` cancels the
+   * wait on the server and rejects with its reason, giving back a grant that raced the cancel.
+   */
+  async waitOnServer(session: LockSession, id: SessionLockId, signal: AbortSignal): Promise<bigint> {
+    signal.throwIfAborted();
+    const cancel = () => void this.#cancelWait(session);
+    signal.addEventListener("abort", cancel, { once: true });
+    let token: bigint;
+    try {
+      token = await session.connection.waitLock(id);
+    } catch (error) {
+      throw signal.aborted ? signal.reason : error;
+    } finally {
+      signal.removeEventListener("abort", cancel);
+    }
+    if (signal.aborted) {
+      // Granted as the cancel was sent: give it back before rejecting.
+      await session.connection.unlock(id).catch(() => session.connection.end());
+      throw signal.reason;
+    }
+    return token;
   }
 
   /**
@@ -108,39 +123,30 @@ export class SessionLockSpace {
   async #leaseStart(session: LockSession, sentAt: number, ttlMs: number): Promise<number> {
     const pingAt = monotonicNow();
     if (pingAt - sentAt <= ttlMs / 2) return sentAt;
-    return this.#on(session, () => session.connection.ping()).then(
+    return this.on(session, () => session.connection.ping()).then(
       () => pingAt,
       () => sentAt,
     );
   }
 
   renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
-    const bySession = new Map<LockSession, { lock: HeldSessionLock; ttlMs: number }[]>();
-    const locks = renewals.map(({ key, ownerSecret, ttlMs }) => {
-      const lock = this.#locks.get(key);
-      if (lock === undefined || lock.ownerSecret !== ownerSecret) return undefined;
-      const group = bySession.get(lock.session) ?? [];
-      group.push({ lock, ttlMs });
-      bySession.set(lock.session, group);
-      return lock;
-    });
-    const renewed = new Set<HeldSessionLock>();
-    const pings = [...bySession].map(async ([session, group]) => {
-      const longest = Math.max(...group.map(({ ttlMs }) => ttlMs));
-      const proven = await this.#on(session, () =>
-        this.#needsIdleLimit(session, longest) ? this.#limitIdle(session, longest) : session.connection.ping(),
-      ).then(
-        () => true,
-        () => false,
-      );
-      if (!proven) return;
-      for (const { lock, ttlMs } of group) {
-        if (this.#locks.get(lock.key) !== lock) continue;
-        extendLease(lock, ttlMs);
-        renewed.add(lock);
-      }
-    });
-    return Promise.all(pings).then(() => locks.map((lock) => lock !== undefined && renewed.has(lock)));
+    return renewOnSessions(
+      renewals,
+      ({ key, ownerSecret }) => {
+        const lock = this.#locks.get(key);
+        return lock?.ownerSecret === ownerSecret ? lock : undefined;
+      },
+      (lock) => this.#locks.get(lock.key) === lock,
+      (session, ttlMs) => this.prove(session, ttlMs),
+    );
+  }
+
+  /** One round trip on `session` that proves it alive and gives it an idle limit covering `ttlMs`; false if it failed. */
+  prove(session: LockSession, ttlMs: number): Promise<boolean> {
+    return this.on(session, () => (this.#needsIdleLimit(session, ttlMs) ? this.limitIdle(session, ttlMs) : session.connection.ping())).then(
+      () => true,
+      () => false,
+    );
   }
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
@@ -160,8 +166,8 @@ export class SessionLockSpace {
 
   async inspect(key: string): Promise<LockState | null> {
     const id = this.#ids.of(key);
-    const session = await this.#holdingSession();
-    const view = await this.#on(session, () => this.#dialect.view(session.connection, id));
+    const session = await this.holdingSession();
+    const view = await this.on(session, () => this.#dialect.view(session.connection, id));
     if (view.holderSessionId === undefined) return null;
     const lock = this.#locks.get(key);
     if (lock !== undefined && lock.session.connection.sessionId === view.holderSessionId) {
@@ -180,14 +186,15 @@ export class SessionLockSpace {
       this.#loseSession(lock.session, "it was force-released (its database session was ended)");
       return true;
     }
-    const session = await this.#holdingSession();
-    return this.#on(session, () => this.#dialect.endHolder(session.connection, this.#ids.of(key)));
+    const session = await this.holdingSession();
+    return this.on(session, () => this.#dialect.endHolder(session.connection, this.#ids.of(key)));
   }
 
   /** Ends every connection: the server frees their locks. */
   close(): void {
     this.#closed = true;
     this.#sweep.stop();
+    this.permits.close();
     for (const session of [...this.#sessions]) {
       session.connection.end();
       this.#loseSession(session, "its provider was closed");
@@ -216,7 +223,7 @@ export class SessionLockSpace {
   #expire(lock: HeldSessionLock): void {
     this.#forget(lock);
     const { session } = lock;
-    void this.#on(session, () => session.connection.unlock(lock.id)).catch(() => session.connection.end());
+    void this.on(session, () => session.connection.unlock(lock.id)).catch(() => session.connection.end());
   }
 
   #forget(lock: HeldSessionLock): void {
@@ -231,10 +238,10 @@ export class SessionLockSpace {
   }
 
   /** Sets the server's idle limit to the longest lease the session keeps, so a frozen or vanished client frees them by then. */
-  async #limitIdle(session: LockSession, ttlMs: number): Promise<void> {
+  async limitIdle(session: LockSession, ttlMs: number): Promise<void> {
     if (!this.#needsIdleLimit(session, ttlMs)) return;
     const limit = idleLimitFor(session, ttlMs, this.#dialect.idleGranularityMs);
-    await this.#on(session, () => session.connection.limitIdle(limit));
+    await this.on(session, () => session.connection.limitIdle(limit));
     session.idleLimitMs = limit;
   }
 
@@ -244,22 +251,22 @@ export class SessionLockSpace {
 
   async #cancelWait(victim: LockSession): Promise<void> {
     try {
-      const via = await this.#holdingSession();
-      await this.#on(via, () => this.#dialect.cancelWait(via.connection, victim.connection));
+      const via = await this.holdingSession();
+      await this.on(via, () => this.#dialect.cancelWait(via.connection, victim.connection));
     } catch {
       victim.connection.end();
     }
   }
 
   /** The least busy session that is not waiting; the first one is opened on demand. */
-  async #holdingSession(): Promise<LockSession> {
+  async holdingSession(): Promise<LockSession> {
     return leastBusy(this.#sessions) ?? this.#open(false);
   }
 
   /** A session that keeps nothing (so its wait can deadlock with no one), or a new one. */
-  async #waitingSession(): Promise<LockSession> {
+  async waitingSession(): Promise<LockSession> {
     for (const session of this.#sessions) {
-      if (!session.waiting && session.locks.size === 0 && session.inFlight === 0) {
+      if (!session.waiting && session.locks.size === 0 && session.permits.size === 0 && session.inFlight === 0) {
         session.waiting = true;
         return session;
       }
@@ -289,7 +296,8 @@ export class SessionLockSpace {
     return session;
   }
 
-  async #on<T>(session: LockSession, statement: () => Promise<T>): Promise<T> {
+  /** Runs `statement` on `session`, counted as in flight there (so the least busy session is picked for others). */
+  async on<T>(session: LockSession, statement: () => Promise<T>): Promise<T> {
     session.inFlight++;
     try {
       return await statement();
