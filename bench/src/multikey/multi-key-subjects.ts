@@ -1,5 +1,5 @@
-import { Redlock } from "@sesamecare-oss/redlock";
 import { RedisLockProvider } from "@distlock/redis";
+import { Redlock } from "@sesamecare-oss/redlock";
 import { Redis } from "ioredis";
 import { IoredisAdapter, LockManager } from "redlock-universal";
 import type { RedisLockSubject } from "../redis/lock-subjects.js";
@@ -86,5 +86,3 @@ export function redlockUniversalKeys(count: number): RedisLockSubject {
 
 /** The key counts the scenario measures. */
 export const KEY_COUNTS = [2, 8, 32] as const;
-
-

@@ -7,6 +7,7 @@ import { ProcessCohorts } from "./cohorts/process-cohorts.js";
 import { RedisCalls, type ScriptCall } from "./connection/redis-calls.js";
 import { listHeld } from "./keys/list-held.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
+import { KeySets } from "./multi-key/key-sets.js";
 import type { RedisLockDriverConfig } from "./redis-lock-driver-config.js";
 import { ReplicaAcknowledgement } from "./replication/replica-acknowledgement.js";
 import { type AcquireReply, type AttemptCall, attemptResult, FREED, type LocalOffer, type ReleaseReply, releaseResult } from "./scripts/lock-replies.js";
@@ -38,6 +39,7 @@ export class RedisLockDriver implements LockDriver {
   readonly #calls: RedisCalls;
   readonly #replicas: ReplicaAcknowledgement | undefined;
   readonly #queue: ServerLineAccess;
+  readonly #keySets: KeySets;
   /** Undefined when releases pass nothing locally (`localPasses` 0, or `waitForReplicas`: a grant must be claimed). */
   readonly #localLines: CohortLines | undefined;
   /** The keys held here that pass among this process's fresh owners without a server call; undefined with `#localLines`. */
@@ -66,6 +68,12 @@ export class RedisLockDriver implements LockDriver {
       claimHandOffs: settings.waitForReplicas > 0,
       ...(this.#localLines === undefined ? {} : { joinLocalLine: this.#localLines.join.bind(this.#localLines) }),
     };
+    this.#keySets = new KeySets({
+      calls: this.#calls,
+      layout: this.layout,
+      cluster: config.client.isCluster === true,
+      fallbackRetryMs: settings.commandTimeoutMs,
+    });
     this.semaphores = new RedisSemaphoreDriver({
       layout: this.layout,
       calls: this.#calls,
@@ -102,6 +110,30 @@ export class RedisLockDriver implements LockDriver {
     const inCohort = this.#cohorts?.wait(request, wait.signal);
     if (inCohort === undefined) return this.#waitInServerLine(request, wait.signal);
     return inCohort.then((granted) => granted ?? this.#waitInServerLine(request, wait.signal));
+  }
+
+  /** Every key of a set or none, one script per Cluster slot; waits for the replicas like a single grant when asked to. */
+  async tryAcquireAll(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
+    const result = await this.#keySets.tryAcquireAll(requests);
+    const [first] = requests;
+    if (!Array.isArray(result) || this.#replicas === undefined || first === undefined) return result;
+    const giveBack = () =>
+      this.releaseAll(
+        requests.map(({ key }) => key),
+        first.ownerSecret,
+      );
+    await this.#replicas.await(first.key, this.#calls.connects, giveBack);
+    return result;
+  }
+
+  /**
+   * One level of each key dropped, one script per Cluster slot (no local passes: a waiter here hears the server's
+   * hand-off); a key held through a cohort here goes back the way it came.
+   */
+  async releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
+    const cohorts = this.#cohorts;
+    if (cohorts === undefined || !keys.some((key) => cohorts.holds(key, ownerSecret))) return this.#keySets.releaseAll(keys, ownerSecret);
+    return Promise.all(keys.map((key) => this.release(key, ownerSecret)));
   }
 
   /** Extends leases; a cohort's holder renews the cohort's server hold. */

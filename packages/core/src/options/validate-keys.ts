@@ -19,5 +19,14 @@ export function validateKeys(keys: unknown): string[] {
     if (first !== undefined) throw new InvalidArgumentError(`keys[${i}]`, `repeats keys[${first}] ("${key}"); name each key once`);
     seen.set(key, i);
   }
-  return [...seen.keys()].sort(compareKeys);
+  return byteOrder([...seen.keys()]);
+}
+
+/**
+ * `keys` sorted as `compareKeys` sorts them. Without surrogate pairs JavaScript's own string order (UTF-16 code units)
+ * is code point order, which is UTF-8 byte order, so the common case compares no encoded copies.
+ */
+function byteOrder(keys: string[]): string[] {
+  if (!keys.some((key) => /[\uD800-\uDFFF]/.test(key))) return keys.sort();
+  return keys.sort(compareKeys);
 }

@@ -73,8 +73,9 @@ export class HoldRegistry implements HoldOperations {
     );
     const [first] = batch;
     if (first !== undefined) {
-      const settle = (each: (pending: PendingRelease, index: number) => void) =>
-        batch.forEach((pending, index) => settleWith(pending, () => each(pending, index)));
+      const settle = (each: (pending: PendingRelease, index: number) => void) => {
+        for (const [index, pending] of batch.entries()) settleWith(pending, () => each(pending, index));
+      };
       settledCall(() =>
         releaseAll(
           batch.map(({ hold }) => hold.key),

@@ -89,15 +89,18 @@ local function next_token(fence, clock, block)
 end
 `;
 
+/** Lua: local `clock_text`, the server's time in µs as decimal text (TIME's seconds and zero-padded microseconds). */
+export const CLOCK_TEXT = `local now = redis.call("TIME")
+local clock_text = now[1] .. string.rep("0", 6 - #now[2]) .. now[2]`;
+
 /**
  * A fresh grant's token drawn inline (where defining `now_us` and `next_token` first would cost a closure each per call):
- * `next_token`'s rule without a block, on decimal text: TIME's seconds and zero-padded microseconds, the counter
- * compared by length and then as text. The common path formats no number (each conversion costs server time). Sets
- * local `token`; `fence` is a Lua expression naming the counter.
+ * `next_token`'s rule without a block, on decimal text: the clock (`CLOCK_TEXT`, read first unless `clockRead`), the
+ * counter compared by length and then as text. The common path formats no number (each conversion costs server time).
+ * Sets local `token`; `fence` is a Lua expression naming the counter.
  */
-export function drawTokenInline(fence: string): string {
-  return `local now = redis.call("TIME")
-local token = now[1] .. string.rep("0", 6 - #now[2]) .. now[2]
+export function drawTokenInline(fence: string, clockRead = false): string {
+  return `${clockRead ? "" : `${CLOCK_TEXT}\n`}local token = clock_text
 local last = redis.call("SET", ${fence}, token, "GET")
 if last and (#last > #token or (#last == #token and last >= token)) then
   token = string.format("%.0f", tonumber(last) + 1)

@@ -1,0 +1,106 @@
+import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
+import type { RedisCalls } from "../connection/redis-calls.js";
+import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
+import { slotBatches } from "../keys/slot-batches.js";
+import { NOT_HELD } from "../scripts/lock-replies.js";
+import { ACQUIRE_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "../scripts/multi-key-scripts.js";
+import { ownerPrefix } from "../scripts/stored-hold.js";
+
+/** What the multi-key scripts need of the driver. */
+export interface KeySetAccess {
+  readonly calls: RedisCalls;
+  readonly layout: RedisKeyLayout;
+  /** Keys are grouped by Cluster slot, one script call per slot. */
+  readonly cluster: boolean;
+  /** A refusal without a lease to wait out retries after this many ms. */
+  readonly fallbackRetryMs: number;
+}
+
+/** The acquire-all script's reply: the refusing key's ttl left, or per key a fresh grant's token or a re-entry's {token, holdCount, ttl left}. */
+type AcquireAllReply = number | Array<string | [string, number, number]>;
+
+/**
+ * Multi-key sets on Redis: one script per Cluster slot (one in all without a cluster), the slots taken one after the
+ * other in the order of their first keys and given back if a later one refuses; released with one script per slot.
+ */
+export class KeySets {
+  readonly #access: KeySetAccess;
+
+  constructor(access: KeySetAccess) {
+    this.#access = access;
+  }
+
+  /** Every request granted, or none and a refusal (see `LockDriver.tryAcquireAll`). */
+  async tryAcquireAll(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
+    const [first] = requests;
+    if (first === undefined) return [];
+    const { calls, layout } = this.#access;
+    const owner = ownerPrefix(first.ownerSecret);
+    const grants: DriverGranted[] = [];
+    const taken: number[] = [];
+    for (const slot of this.#slots(requests.map(({ key }) => key))) {
+      const tags = slot.map((i) => layout.tag((requests[i] as DriverAcquireRequest).key));
+      const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, tags, [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
+        await this.#giveBack(requests, taken);
+        throw error;
+      })) as AcquireAllReply;
+      if (typeof reply === "number") {
+        await this.#giveBack(requests, taken);
+        return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#access.fallbackRetryMs };
+      }
+      slot.forEach((index, j) => {
+        grants[index] = keyGrant(reply[j] as string | [string, number, number], first.ttlMs);
+        taken.push(index);
+      });
+    }
+    return grants;
+  }
+
+  /** One level of each key's hold dropped for `ownerSecret`; one outcome per key, in order. */
+  async releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
+    const { calls, layout } = this.#access;
+    const outcomes: Array<{ held: boolean; holdCount: number }> = keys.map(() => NOT_HELD);
+    const owner = ownerPrefix(ownerSecret);
+    await Promise.all(
+      this.#slots(keys).map(async (slot) => {
+        const left = (await calls.run(
+          "release",
+          RELEASE_ALL_SCRIPT,
+          slot.map((i) => layout.tag(keys[i] as string)),
+          [owner],
+        )) as number[];
+        slot.forEach((index, j) => {
+          const count = Number(left[j]);
+          outcomes[index] = count < 0 ? NOT_HELD : { held: true, holdCount: count };
+        });
+      }),
+    );
+    return outcomes;
+  }
+
+  /** Index groups of `keys`, one per Cluster slot, in the order of each slot's first key. */
+  #slots(keys: readonly string[]): number[][] {
+    return slotBatches(
+      keys.map((key) => this.#access.layout.tag(key)),
+      this.#access.cluster,
+      Math.max(1, keys.length),
+    );
+  }
+
+  /** Releases the keys at `indexes` that an earlier slot's script took, before a later slot refused or failed. */
+  async #giveBack(requests: readonly DriverAcquireRequest[], indexes: readonly number[]): Promise<void> {
+    const [first] = requests;
+    if (indexes.length === 0 || first === undefined) return;
+    await this.releaseAll(
+      indexes.map((i) => (requests[i] as DriverAcquireRequest).key),
+      first.ownerSecret,
+    ).catch(() => undefined);
+  }
+}
+
+/** One key's entry of the acquire-all reply as a grant. */
+function keyGrant(entry: string | [string, number, number], ttlMs: number): DriverGranted {
+  if (typeof entry === "string") return { acquired: true, fencingToken: BigInt(entry), holdCount: 1, ttlMs };
+  const [token, holdCount, left] = entry;
+  return { acquired: true, fencingToken: BigInt(token), holdCount: Number(holdCount), ttlMs: Number(left) };
+}

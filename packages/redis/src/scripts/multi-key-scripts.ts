@@ -1,0 +1,115 @@
+import { CLOCK_TEXT, drawTokenInline, HAND_OFF, LOCK_FUNCTIONS, NEXT_TOKEN, NOW_US, REENTER } from "./lua-functions.js";
+import { RedisScript } from "./redis-script.js";
+
+/**
+ * Takes or re-enters every key of a set for one owner, or none: KEYS are the keys' hash tags (`RedisKeyLayout.tag`, all
+ * in one Cluster slot), ARGV the owner prefix (`ownerPrefix`), ttl ms and holder label. Each key is judged as the
+ * queue-aware acquire script judges one attempt that does not queue: a free key with a line goes to its first live
+ * waiter (so the set never overtakes a line), a key of another owner refuses. Only when every key would be granted is
+ * any written. The common case, every key free with no line, is checked and written first, with no helper defined.
+ * Replies with the refusing key's remaining ttl ms (an integer), or one entry per key: a fresh grant's token (a string;
+ * hold count 1, lease as asked) or a re-entry's {token, holdCount, ttl left}.
+ */
+export const ACQUIRE_ALL_SCRIPT = new RedisScript(
+  "distlock:acquire-all",
+  `local mine, ttl, holder = ARGV[1], ARGV[2], ARGV[3]
+local free = true
+for _, tag in ipairs(KEYS) do
+  if redis.call("EXISTS", tag .. ":lock", tag .. ":queue") ~= 0 then
+    free = false
+    break
+  end
+end
+${CLOCK_TEXT}
+if free then
+  local tokens = {}
+  for i, tag in ipairs(KEYS) do
+    local fence = tag .. ":fence"
+${drawTokenInline("fence", true)}
+    redis.call("SET", tag .. ":lock", mine .. "1 " .. token .. " - " .. holder, "PX", ttl)
+    tokens[i] = token
+  end
+  return tokens
+end
+${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${REENTER}
+local secret = string.match(mine, "^%d+ (.*)$")
+local clock = tonumber(clock_text)
+local kinds = {}
+for i, tag in ipairs(KEYS) do
+  local lock, queue = tag .. ":lock", tag .. ":queue"
+  local value = redis.call("GET", lock)
+  if value then
+    if read_lock(value) ~= secret then return redis.call("PTTL", lock) end
+    kinds[i] = "again"
+  elseif redis.call("EXISTS", queue) == 1 then
+    if hand_off(lock, tag .. ":fence", queue, tag .. ":waiters", tag .. ":released", clock) then return redis.call("PTTL", lock) end
+    kinds[i] = "+"
+  else
+    kinds[i] = "-"
+  end
+end
+local grants = {}
+for i, tag in ipairs(KEYS) do
+  local lock = tag .. ":lock"
+  if kinds[i] == "again" then
+    local owner, count, token, mark, held_by = read_lock(redis.call("GET", lock))
+    local level, left = reenter(lock, secret, count, token, mark, held_by, tonumber(ttl))
+    grants[i] = {token, level, left}
+  else
+    local token = next_token(tag .. ":fence", clock)
+    redis.call("SET", lock, lock_value(secret, 1, token, kinds[i], holder), "PX", ttl)
+    grants[i] = token
+  end
+end
+return grants
+`,
+  "variable",
+);
+
+/**
+ * Drops one level of one owner's hold of every key of a set, as the queue-aware release script does for one key with
+ * no local pass: at zero the key is freed and, for a hold others may have queued behind (line mark "+"), its token
+ * block given back and the key handed to its first live waiter. KEYS are the keys' hash tags (one Cluster slot), ARGV
+ * the owner prefix. The common case, a last level nobody queued behind, is done first; the rest after the helpers it
+ * needs are defined. Replies with one hold count left per key (0 when freed or handed on, -1 when not held by the owner).
+ */
+export const RELEASE_ALL_SCRIPT = new RedisScript(
+  "distlock:release-all",
+  `local mine = ARGV[1]
+local last_level = mine .. "1 "
+local left, rest = {}, {}
+for i, tag in ipairs(KEYS) do
+  local lock = tag .. ":lock"
+  local value = redis.call("GET", lock)
+  if not value or string.sub(value, 1, #mine) ~= mine then
+    left[i] = -1
+  elseif string.sub(value, 1, #last_level) == last_level and string.match(value, "^%d* %-", #last_level + 1) then
+    redis.call("DEL", lock)
+    left[i] = 0
+  else
+    rest[#rest + 1] = i
+  end
+end
+if #rest == 0 then return left end
+${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}
+for _, i in ipairs(rest) do
+  local tag = KEYS[i]
+  local lock = tag .. ":lock"
+  local value = redis.call("GET", lock)
+  if string.sub(value, 1, #last_level) ~= last_level then
+    local count = string.match(value, "^%d+", #mine + 1)
+    redis.call("SET", lock, mine .. (count - 1) .. string.sub(value, #mine + #count + 1), "KEEPTTL")
+    left[i] = count - 1
+  else
+    local token = string.match(value, "^(%d*) ", #last_level + 1)
+    local fence, queue = tag .. ":fence", tag .. ":queue"
+    redis.call("DEL", lock)
+    redis.call("SET", fence, token)
+    if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, tag .. ":waiters", tag .. ":released", now_us()) end
+    left[i] = 0
+  end
+end
+return left
+`,
+  "variable",
+);
