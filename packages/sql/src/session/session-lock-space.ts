@@ -3,13 +3,13 @@ import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlo
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
 import { LeaseSweep } from "./lease-sweep.js";
-import { extendLease, type HeldSessionLock, type LockSession, openedSession, remainingMs } from "./lock-session.js";
+import { extendLease, type HeldSessionLock, type LockSession, remainingMs } from "./lock-session.js";
 import { renewOnSessions } from "./renew-on-sessions.js";
 import { SessionPermits } from "./semaphore/session-permits.js";
-import type { SessionConnection, SessionDialect } from "./session-connection.js";
-import { idleLimitFor, leastBusy } from "./session-idle-limit.js";
+import type { SessionDialect } from "./session-connection.js";
 import type { SessionLockId } from "./session-lock-id.js";
 import { SessionLockIds } from "./session-lock-ids.js";
+import { SessionPool } from "./session-pool.js";
 
 /** A refused attempt cannot see how long another session will keep its lock; waiters block on the server instead. */
 const UNKNOWN_HOLD_MS = 1_000;
@@ -21,15 +21,13 @@ const UNKNOWN_HOLD_MS = 1_000;
 export class SessionLockSpace {
   readonly #dialect: SessionDialect;
   readonly #ids: SessionLockIds;
-  readonly #label: string;
-  readonly #sessions = new Set<LockSession>();
+  /** The sessions that keep this space's locks and permits. */
+  readonly pool: SessionPool;
   readonly #locks = new Map<string, HeldSessionLock>();
   /** A lease that passed without renewal frees its key, as an expired row would in table mode. */
   readonly #sweep = new LeaseSweep(() => this.#locks.values(), this.#expire.bind(this));
   /** Per key, the attempt in flight: a session re-grants a lock it holds, so one key's attempts take turns here. */
   readonly #turns = new Map<string, Promise<unknown>>();
-  #prepared: Promise<void> | undefined;
-  #closed = false;
   /** The semaphores of this space: their grants are kept by its sessions. */
   readonly permits: SessionPermits;
 
@@ -37,7 +35,7 @@ export class SessionLockSpace {
   constructor(dialect: SessionDialect, namespace: string, label: string) {
     this.#dialect = dialect;
     this.#ids = new SessionLockIds(namespace);
-    this.#label = label;
+    this.pool = new SessionPool(dialect, label, (session, reason, cause) => this.#loseSession(session, reason, cause));
     this.permits = new SessionPermits(this, dialect.permits, namespace);
   }
 
@@ -57,8 +55,8 @@ export class SessionLockSpace {
   async #tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
     const local = this.#reenter(request);
     if (local !== undefined) return local;
-    const session = leastBusy(this.#sessions) ?? (await this.#open(false));
-    if (this.#needsIdleLimit(session, request.ttlMs)) await this.limitIdle(session, request.ttlMs);
+    const session = await this.pool.holdingSession();
+    if (this.pool.needsIdleLimit(session, request.ttlMs)) await this.pool.limitIdle(session, request.ttlMs);
     const id = this.#ids.of(request.key);
     session.inFlight++;
     let token: bigint | null;
@@ -77,9 +75,9 @@ export class SessionLockSpace {
   /** Waits in the server's queue on a session of its own; `signal` cancels the wait there and rejects with its reason. */
   async acquire(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    const session = await this.waitingSession();
+    const session = await this.pool.waitingSession();
     try {
-      await this.limitIdle(session, request.ttlMs);
+      await this.pool.limitIdle(session, request.ttlMs);
       const id = this.#ids.of(request.key);
       // The server starts the lease (the session's idle limit) when it grants, at some moment after this: a grant read
       // late (a frozen process) is then not fresh, and core proves it with a renewal before handing it out.
@@ -97,7 +95,7 @@ export class SessionLockSpace {
    */
   async waitOnServer(session: LockSession, id: SessionLockId, signal: AbortSignal): Promise<bigint> {
     signal.throwIfAborted();
-    const cancel = () => void this.#cancelWait(session);
+    const cancel = () => void this.pool.cancelWait(session);
     signal.addEventListener("abort", cancel, { once: true });
     let token: bigint;
     try {
@@ -123,10 +121,12 @@ export class SessionLockSpace {
   async #leaseStart(session: LockSession, sentAt: number, ttlMs: number): Promise<number> {
     const pingAt = monotonicNow();
     if (pingAt - sentAt <= ttlMs / 2) return sentAt;
-    return this.on(session, () => session.connection.ping()).then(
-      () => pingAt,
-      () => sentAt,
-    );
+    return this.pool
+      .on(session, () => session.connection.ping())
+      .then(
+        () => pingAt,
+        () => sentAt,
+      );
   }
 
   renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
@@ -143,10 +143,13 @@ export class SessionLockSpace {
 
   /** One round trip on `session` that proves it alive and gives it an idle limit covering `ttlMs`; false if it failed. */
   prove(session: LockSession, ttlMs: number): Promise<boolean> {
-    return this.on(session, () => (this.#needsIdleLimit(session, ttlMs) ? this.limitIdle(session, ttlMs) : session.connection.ping())).then(
-      () => true,
-      () => false,
-    );
+    const pool = this.pool;
+    return pool
+      .on(session, () => (pool.needsIdleLimit(session, ttlMs) ? pool.limitIdle(session, ttlMs) : session.connection.ping()))
+      .then(
+        () => true,
+        () => false,
+      );
   }
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
@@ -166,8 +169,8 @@ export class SessionLockSpace {
 
   async inspect(key: string): Promise<LockState | null> {
     const id = this.#ids.of(key);
-    const session = await this.holdingSession();
-    const view = await this.on(session, () => this.#dialect.view(session.connection, id));
+    const session = await this.pool.holdingSession();
+    const view = await this.pool.on(session, () => this.#dialect.view(session.connection, id));
     if (view.holderSessionId === undefined) return null;
     const lock = this.#locks.get(key);
     if (lock !== undefined && lock.session.connection.sessionId === view.holderSessionId) {
@@ -186,16 +189,15 @@ export class SessionLockSpace {
       this.#loseSession(lock.session, "it was force-released (its database session was ended)");
       return true;
     }
-    const session = await this.holdingSession();
-    return this.on(session, () => this.#dialect.endHolder(session.connection, this.#ids.of(key)));
+    const session = await this.pool.holdingSession();
+    return this.pool.on(session, () => this.#dialect.endHolder(session.connection, this.#ids.of(key)));
   }
 
   /** Ends every connection: the server frees their locks. */
   close(): void {
-    this.#closed = true;
     this.#sweep.stop();
     this.permits.close();
-    for (const session of [...this.#sessions]) {
+    for (const session of this.pool.close()) {
       session.connection.end();
       this.#loseSession(session, "its provider was closed");
     }
@@ -223,7 +225,7 @@ export class SessionLockSpace {
   #expire(lock: HeldSessionLock): void {
     this.#forget(lock);
     const { session } = lock;
-    void this.on(session, () => session.connection.unlock(lock.id)).catch(() => session.connection.end());
+    void this.pool.on(session, () => session.connection.unlock(lock.id)).catch(() => session.connection.end());
   }
 
   #forget(lock: HeldSessionLock): void {
@@ -232,77 +234,8 @@ export class SessionLockSpace {
   }
 
   #loseSession(session: LockSession, reason: string, cause?: unknown): void {
-    if (!this.#sessions.delete(session)) return;
+    if (!this.pool.remove(session)) return;
     for (const lock of session.locks) this.#forget(lock);
     session.gone.abort(new Error(reason, cause === undefined ? undefined : { cause }));
-  }
-
-  /** Sets the server's idle limit to the longest lease the session keeps, so a frozen or vanished client frees them by then. */
-  async limitIdle(session: LockSession, ttlMs: number): Promise<void> {
-    if (!this.#needsIdleLimit(session, ttlMs)) return;
-    const limit = idleLimitFor(session, ttlMs, this.#dialect.idleGranularityMs);
-    await this.on(session, () => session.connection.limitIdle(limit));
-    session.idleLimitMs = limit;
-  }
-
-  #needsIdleLimit(session: LockSession, ttlMs: number): boolean {
-    return session.idleLimitMs !== idleLimitFor(session, ttlMs, this.#dialect.idleGranularityMs);
-  }
-
-  async #cancelWait(victim: LockSession): Promise<void> {
-    try {
-      const via = await this.holdingSession();
-      await this.on(via, () => this.#dialect.cancelWait(via.connection, victim.connection));
-    } catch {
-      victim.connection.end();
-    }
-  }
-
-  /** The least busy session that is not waiting; the first one is opened on demand. */
-  async holdingSession(): Promise<LockSession> {
-    return leastBusy(this.#sessions) ?? this.#open(false);
-  }
-
-  /** A session that keeps nothing (so its wait can deadlock with no one), or a new one. */
-  async waitingSession(): Promise<LockSession> {
-    for (const session of this.#sessions) {
-      if (!session.waiting && session.locks.size === 0 && session.permits.size === 0 && session.inFlight === 0) {
-        session.waiting = true;
-        return session;
-      }
-    }
-    return this.#open(true);
-  }
-
-  async #open(waiting: boolean): Promise<LockSession> {
-    const connection: SessionConnection = await this.#dialect.open(this.#label);
-    this.#prepared ??= this.#dialect.prepare(connection).catch((error: unknown) => {
-      this.#prepared = undefined;
-      throw error;
-    });
-    try {
-      await this.#prepared;
-    } catch (error) {
-      connection.end();
-      throw error;
-    }
-    const session = openedSession(connection, waiting);
-    if (this.#closed) {
-      connection.end();
-      throw new Error("the provider was closed");
-    }
-    this.#sessions.add(session);
-    connection.lost.addEventListener("abort", () => this.#loseSession(session, "its database session ended", connection.lost.reason), { once: true });
-    return session;
-  }
-
-  /** Runs `statement` on `session`, counted as in flight there (so the least busy session is picked for others). */
-  async on<T>(session: LockSession, statement: () => Promise<T>): Promise<T> {
-    session.inFlight++;
-    try {
-      return await statement();
-    } finally {
-      session.inFlight--;
-    }
   }
 }

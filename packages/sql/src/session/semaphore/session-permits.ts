@@ -69,13 +69,13 @@ export class SessionPermits {
   }
 
   async tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult> {
-    return this.#attempt(await this.#space.holdingSession(), request, false);
+    return this.#attempt(await this.#space.pool.holdingSession(), request, false);
   }
 
   /** Queues for the line on a session of its own, then, at its head, attempts until granted; `signal` leaves the line. */
   async acquire(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    const session = await this.#space.waitingSession();
+    const session = await this.#space.pool.waitingSession();
     try {
       const { line } = this.#semaphore(request.key);
       await this.#space.waitOnServer(session, line, signal);
@@ -96,7 +96,7 @@ export class SessionPermits {
       } finally {
         if (this.#heads.get(request.key) === wake) this.#heads.delete(request.key);
         // Before the grant is handed out, so the next in line is the head as soon as this one holds.
-        await this.#space.on(session, () => session.connection.unlock(line)).catch(() => session.connection.end());
+        await this.#space.pool.on(session, () => session.connection.unlock(line)).catch(() => session.connection.end());
       }
     } finally {
       session.waiting = false;
@@ -122,7 +122,7 @@ export class SessionPermits {
     this.#forget(grant);
     const { session } = grant;
     // A row outlives its session's end by nothing: failing to delete it, end the session and the grant is gone too.
-    await this.#space
+    await this.#space.pool
       .on(session, () => this.#dialect.delete(session.connection, [grant.token]))
       .catch((error: unknown) => {
         session.connection.end();
@@ -133,10 +133,10 @@ export class SessionPermits {
   }
 
   async inspect(name: string): Promise<SemaphoreState | null> {
-    const session = await this.#space.holdingSession();
+    const session = await this.#space.pool.holdingSession();
     const ids = this.#semaphore(name);
     await this.#ready(session);
-    const view = await this.#space.on(session, () => this.#dialect.read(session.connection, ids.rows, ids.line));
+    const view = await this.#space.pool.on(session, () => this.#dialect.read(session.connection, ids.rows, ids.line));
     const live = view.rows.filter((row) => row.live);
     if (live.length === 0 && view.waiters === 0) return null;
     const local = new Map([...this.#grants.values()].filter((grant) => grant.name === name).map((grant) => [grant.token, grant]));
@@ -162,7 +162,7 @@ export class SessionPermits {
    */
   #attempt(session: LockSession, request: DriverPermitRequest, head: boolean): Promise<DriverAcquireResult> {
     const previous = this.#turns.get(session) ?? Promise.resolve();
-    const attempt = this.#space.on(session, () => previous.then(() => this.#attemptInTurn(session, request, head)));
+    const attempt = this.#space.pool.on(session, () => previous.then(() => this.#attemptInTurn(session, request, head)));
     this.#turns.set(
       session,
       attempt.catch(() => undefined),
@@ -172,21 +172,21 @@ export class SessionPermits {
 
   async #attemptInTurn(session: LockSession, request: DriverPermitRequest, head: boolean): Promise<DriverAcquireResult> {
     const tag = await this.#ready(session);
-    await this.#space.limitIdle(session, request.ttlMs);
+    await this.#space.pool.limitIdle(session, request.ttlMs);
     const ids = this.#semaphore(request.key);
     const { connection } = session;
     const sentAt = monotonicNow();
-    await this.#space.on(session, () => connection.waitLock(ids.mutex));
+    await this.#space.pool.on(session, () => connection.waitLock(ids.mutex));
     try {
-      const view = await this.#space.on(session, () => this.#dialect.read(connection, ids.rows, ids.line));
+      const view = await this.#space.pool.on(session, () => this.#dialect.read(connection, ids.rows, ids.line));
       const dead = view.rows.filter((row) => !row.live).map((row) => row.token);
-      if (dead.length > 0) await this.#space.on(session, () => this.#dialect.delete(connection, dead));
+      if (dead.length > 0) await this.#space.pool.on(session, () => this.#dialect.delete(connection, dead));
       if (!this.#admits(view, request, head)) return { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS };
       const { permits, count, holder } = request;
-      const token = await this.#space.on(session, () => this.#dialect.insert(connection, { semaphore: ids.rows, permits, count, holder, tag }));
+      const token = await this.#space.pool.on(session, () => this.#dialect.insert(connection, { semaphore: ids.rows, permits, count, holder, tag }));
       return this.#register(request, session, token, sentAt);
     } finally {
-      await this.#space.on(session, () => connection.unlock(ids.mutex)).catch(() => connection.end());
+      await this.#space.pool.on(session, () => connection.unlock(ids.mutex)).catch(() => connection.end());
     }
   }
 
@@ -215,7 +215,7 @@ export class SessionPermits {
   #expire(grant: SessionPermitGrant): void {
     this.#forget(grant);
     const { session } = grant;
-    void this.#space
+    void this.#space.pool
       .on(session, () => this.#dialect.delete(session.connection, [grant.token]))
       .then(
         () => this.#heads.get(grant.name)?.open(),
@@ -252,7 +252,7 @@ export class SessionPermits {
     for (;;) {
       // 64 random bits on PostgreSQL: a tag another session holds (as likely as a collision of two keys) is drawn again.
       const tag = sessionLockId(`${this.#namespace}\0session-tag`, randomUUID());
-      if ((await this.#space.on(session, () => session.connection.tryLock(tag))) !== null) return tag;
+      if ((await this.#space.pool.on(session, () => session.connection.tryLock(tag))) !== null) return tag;
     }
   }
 

@@ -1,0 +1,104 @@
+import { type LockSession, openedSession } from "./lock-session.js";
+import type { SessionConnection, SessionDialect } from "./session-connection.js";
+import { idleLimitFor, leastBusy } from "./session-idle-limit.js";
+
+/**
+ * The database sessions of one lock space: opened on demand (the first one prepares the database), picked least busy
+ * for short statements or idle for a wait, given idle limits that cover their leases. `lost` hears of a session the
+ * server or the network ended.
+ */
+export class SessionPool {
+  readonly #dialect: SessionDialect;
+  readonly #label: string;
+  readonly #lost: (session: LockSession, reason: string, cause: unknown) => void;
+  readonly #sessions = new Set<LockSession>();
+  #prepared: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(dialect: SessionDialect, label: string, lost: (session: LockSession, reason: string, cause: unknown) => void) {
+    this.#dialect = dialect;
+    this.#label = label;
+    this.#lost = lost;
+  }
+
+  /** Sets the server's idle limit to the longest lease the session keeps, so a frozen or vanished client frees them by then. */
+  async limitIdle(session: LockSession, ttlMs: number): Promise<void> {
+    if (!this.needsIdleLimit(session, ttlMs)) return;
+    const limit = idleLimitFor(session, ttlMs, this.#dialect.idleGranularityMs);
+    await this.on(session, () => session.connection.limitIdle(limit));
+    session.idleLimitMs = limit;
+  }
+
+  needsIdleLimit(session: LockSession, ttlMs: number): boolean {
+    return session.idleLimitMs !== idleLimitFor(session, ttlMs, this.#dialect.idleGranularityMs);
+  }
+
+  /** Cancels `victim`'s wait on the server from another session; if that cannot be done, ends `victim`. */
+  async cancelWait(victim: LockSession): Promise<void> {
+    try {
+      const via = await this.holdingSession();
+      await this.on(via, () => this.#dialect.cancelWait(via.connection, victim.connection));
+    } catch {
+      victim.connection.end();
+    }
+  }
+
+  /** The least busy session that is not waiting; the first one is opened on demand. */
+  async holdingSession(): Promise<LockSession> {
+    return leastBusy(this.#sessions) ?? this.#open(false);
+  }
+
+  /** A session that keeps nothing (so its wait can deadlock with no one), or a new one. */
+  async waitingSession(): Promise<LockSession> {
+    for (const session of this.#sessions) {
+      if (!session.waiting && session.locks.size === 0 && session.permits.size === 0 && session.inFlight === 0) {
+        session.waiting = true;
+        return session;
+      }
+    }
+    return this.#open(true);
+  }
+
+  /** Runs `statement` on `session`, counted as in flight there (so the least busy session is picked for others). */
+  async on<T>(session: LockSession, statement: () => Promise<T>): Promise<T> {
+    session.inFlight++;
+    try {
+      return await statement();
+    } finally {
+      session.inFlight--;
+    }
+  }
+
+  /** Takes `session` out of the pool; false if it was not in it (already lost). */
+  remove(session: LockSession): boolean {
+    return this.#sessions.delete(session);
+  }
+
+  /** Opens no more sessions; returns the open ones for the caller to end. */
+  close(): LockSession[] {
+    this.#closed = true;
+    return [...this.#sessions];
+  }
+
+  async #open(waiting: boolean): Promise<LockSession> {
+    const connection: SessionConnection = await this.#dialect.open(this.#label);
+    this.#prepared ??= this.#dialect.prepare(connection).catch((error: unknown) => {
+      this.#prepared = undefined;
+      throw error;
+    });
+    try {
+      await this.#prepared;
+    } catch (error) {
+      connection.end();
+      throw error;
+    }
+    const session = openedSession(connection, waiting);
+    if (this.#closed) {
+      connection.end();
+      throw new Error("the provider was closed");
+    }
+    this.#sessions.add(session);
+    connection.lost.addEventListener("abort", () => this.#lost(session, "its database session ended", connection.lost.reason), { once: true });
+    return session;
+  }
+}
