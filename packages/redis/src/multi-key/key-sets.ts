@@ -2,7 +2,7 @@ import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlo
 import type { RedisCalls } from "../connection/redis-calls.js";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { slotBatches } from "../keys/slot-batches.js";
-import { NOT_HELD } from "../scripts/lock-replies.js";
+import { FREED, NOT_HELD } from "../scripts/lock-replies.js";
 import { ACQUIRE_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "../scripts/multi-key-scripts.js";
 import { ownerPrefix } from "../scripts/stored-hold.js";
 
@@ -16,8 +16,11 @@ export interface KeySetAccess {
   readonly fallbackRetryMs: number;
 }
 
-/** The acquire-all script's reply: the refusing key's ttl left, or per key a fresh grant's token or a re-entry's {token, holdCount, ttl left}. */
-type AcquireAllReply = number | Array<string | [string, number, number]>;
+/**
+ * The acquire-all script's reply: the refusing key's ttl left; every key's fresh token, space separated; or per key a
+ * fresh grant's token or a re-entry's {token, holdCount, ttl left}.
+ */
+type AcquireAllReply = number | string | Array<string | [string, number, number]>;
 
 /**
  * Multi-key sets on Redis: one script per Cluster slot (one in all without a cluster), the slots taken one after the
@@ -48,8 +51,9 @@ export class KeySets {
         await this.#giveBack(requests, taken);
         return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#access.fallbackRetryMs };
       }
+      const entries = typeof reply === "string" ? reply.split(" ") : reply;
       slot.forEach((index, j) => {
-        grants[index] = keyGrant(reply[j] as string | [string, number, number], first.ttlMs);
+        grants[index] = keyGrant(entries[j] as string | [string, number, number], first.ttlMs);
         taken.push(index);
       });
     }
@@ -68,18 +72,19 @@ export class KeySets {
           RELEASE_ALL_SCRIPT,
           slot.map((i) => layout.tag(keys[i] as string)),
           [owner],
-        )) as number[];
+        )) as number | number[];
         slot.forEach((index, j) => {
-          const count = Number(left[j]);
-          outcomes[index] = count < 0 ? NOT_HELD : { held: true, holdCount: count };
+          const count = typeof left === "number" ? left : Number(left[j]);
+          outcomes[index] = count < 0 ? NOT_HELD : count === 0 ? FREED : { held: true, holdCount: count };
         });
       }),
     );
     return outcomes;
   }
 
-  /** Index groups of `keys`, one per Cluster slot, in the order of each slot's first key. */
+  /** Index groups of `keys`, one per Cluster slot, in the order of each slot's first key (one group without a cluster). */
   #slots(keys: readonly string[]): number[][] {
+    if (!this.#access.cluster) return [keys.map((_, i) => i)];
     return slotBatches(
       keys.map((key) => this.#access.layout.tag(key)),
       this.#access.cluster,

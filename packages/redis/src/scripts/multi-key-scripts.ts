@@ -7,8 +7,9 @@ import { RedisScript } from "./redis-script.js";
  * queue-aware acquire script judges one attempt that does not queue: a free key with a line goes to its first live
  * waiter (so the set never overtakes a line), a key of another owner refuses. Only when every key would be granted is
  * any written. The common case, every key free with no line, is checked and written first, with no helper defined.
- * Replies with the refusing key's remaining ttl ms (an integer), or one entry per key: a fresh grant's token (a string;
- * hold count 1, lease as asked) or a re-entry's {token, holdCount, ttl left}.
+ * Replies with the refusing key's remaining ttl ms (an integer); in the common case with every key's fresh token, space
+ * separated, in one string (hold count 1, lease as asked); else one entry per key: a fresh grant's token (a string) or
+ * a re-entry's {token, holdCount, ttl left}.
  */
 export const ACQUIRE_ALL_SCRIPT = new RedisScript(
   "distlock:acquire-all",
@@ -22,14 +23,15 @@ for _, tag in ipairs(KEYS) do
 end
 ${CLOCK_TEXT}
 if free then
+  local prefix, suffix = mine .. "1 ", " - " .. holder
   local tokens = {}
   for i, tag in ipairs(KEYS) do
     local fence = tag .. ":fence"
 ${drawTokenInline("fence", true)}
-    redis.call("SET", tag .. ":lock", mine .. "1 " .. token .. " - " .. holder, "PX", ttl)
+    redis.call("SET", tag .. ":lock", prefix .. token .. suffix, "PX", ttl)
     tokens[i] = token
   end
-  return tokens
+  return table.concat(tokens, " ")
 end
 ${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${REENTER}
 local secret = string.match(mine, "^%d+ (.*)$")
@@ -70,27 +72,30 @@ return grants
  * Drops one level of one owner's hold of every key of a set, as the queue-aware release script does for one key with
  * no local pass: at zero the key is freed and, for a hold others may have queued behind (line mark "+"), its token
  * block given back and the key handed to its first live waiter. KEYS are the keys' hash tags (one Cluster slot), ARGV
- * the owner prefix. The common case, a last level nobody queued behind, is done first; the rest after the helpers it
- * needs are defined. Replies with one hold count left per key (0 when freed or handed on, -1 when not held by the owner).
+ * the owner prefix. The common case, a last level nobody queued behind (line mark "-", byte 45), is done first; the rest
+ * after the helpers it needs are defined. Replies 0 when every key was freed, else one hold count left per key (0 when
+ * freed or handed on, -1 when not held by the owner).
  */
 export const RELEASE_ALL_SCRIPT = new RedisScript(
   "distlock:release-all",
   `local mine = ARGV[1]
 local last_level = mine .. "1 "
-local left, rest = {}, {}
+local after = #last_level + 1
+local left, rest, freed = {}, {}, true
 for i, tag in ipairs(KEYS) do
   local lock = tag .. ":lock"
   local value = redis.call("GET", lock)
   if not value or string.sub(value, 1, #mine) ~= mine then
     left[i] = -1
-  elseif string.sub(value, 1, #last_level) == last_level and string.match(value, "^%d* %-", #last_level + 1) then
+    freed = false
+  elseif string.sub(value, 1, #last_level) == last_level and string.byte(value, string.find(value, " ", after, true) + 1) == 45 then
     redis.call("DEL", lock)
     left[i] = 0
   else
     rest[#rest + 1] = i
   end
 end
-if #rest == 0 then return left end
+if #rest == 0 then return freed and 0 or left end
 ${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}
 for _, i in ipairs(rest) do
   local tag = KEYS[i]
