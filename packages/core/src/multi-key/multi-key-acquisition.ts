@@ -10,7 +10,8 @@ import { MultiLockHandle } from "./multi-lock-handle.js";
 export interface MultiKeyPath {
   /** The request for `key` on behalf of the call's one owner; throws if the provider closed or the signal aborted. */
   request(key: string): DriverAcquireRequest;
-  acquire(request: DriverAcquireRequest, settings: AcquireOptions): Promise<Lock>;
+  /** Waits for one key; `refused`: an attempt at a set that starts with it was just refused, so it goes straight to the wait. */
+  acquire(request: DriverAcquireRequest, settings: AcquireOptions, refused: boolean): Promise<Lock>;
   tryAcquire(request: DriverAcquireRequest, settings: AcquireOptions): Promise<Lock | null>;
   /** One all-or-nothing attempt at `keys` that never waits: their locks, or null; undefined where the driver has none. */
   readonly tryTogether?: (keys: readonly string[]) => Promise<Lock[] | null>;
@@ -31,13 +32,14 @@ export async function acquireInOrder(keys: readonly string[], settings: AcquireO
   try {
     while (locks.length < keys.length) {
       const rest = keys.slice(locks.length);
-      const together = path.tryTogether !== undefined && rest.length > 1 ? await path.tryTogether(rest) : null;
+      const tried = path.tryTogether !== undefined && rest.length > 1;
+      const together = tried ? await (path.tryTogether as NonNullable<MultiKeyPath["tryTogether"]>)(rest) : null;
       if (together !== null) {
         locks.push(...together);
         break;
       }
       const waitMs = deadline === undefined ? undefined : Math.max(0, deadline - monotonicNow());
-      locks.push(await path.acquire(path.request(rest[0] as string), { ...settings, waitMs }));
+      locks.push(await path.acquire(path.request(rest[0] as string), { ...settings, waitMs }, tried));
     }
     return new MultiLockHandle(locks, path.releaseAll);
   } catch (error) {

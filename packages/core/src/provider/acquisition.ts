@@ -42,6 +42,11 @@ export class Acquisition {
     return this.#attemptOnce(request, settings, true) as Promise<Lock>;
   }
 
+  /** `acquire` for a key an attempt was just refused: straight to the wait, whose own first attempt follows. */
+  acquireAfterRefusal(request: DriverAcquireRequest, settings: AcquireOptions): Promise<Lock> {
+    return settings.waitMs === 0 ? this.acquire(request, settings) : this.#acquireWithin(request, settings, true);
+  }
+
   /** One attempt: the lock, or null when the key is held by another owner. */
   async tryAcquire(request: DriverAcquireRequest, settings: AcquireOptions): Promise<Lock | null> {
     if (settings.signal === undefined) return this.#attemptOnce(request, settings, false);

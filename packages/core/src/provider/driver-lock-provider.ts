@@ -191,7 +191,10 @@ export class DriverLockProvider implements LockProvider {
     const driver = this.#driver;
     return {
       request,
-      acquire: (keyRequest, keySettings) => this.#observed(keyRequest.key, "acquire", keySettings, () => this.#acquisition.acquire(keyRequest, keySettings)),
+      acquire: (keyRequest, keySettings, refused) =>
+        this.#observed(keyRequest.key, "acquire", keySettings, () =>
+          refused ? this.#acquisition.acquireAfterRefusal(keyRequest, keySettings) : this.#acquisition.acquire(keyRequest, keySettings),
+        ),
       tryAcquire: (keyRequest, keySettings) =>
         this.#observed(keyRequest.key, "tryAcquire", keySettings, () => this.#acquisition.tryAcquire(keyRequest, keySettings)),
       ...(driver.tryAcquireAll === undefined
