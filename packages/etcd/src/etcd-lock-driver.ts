@@ -1,18 +1,21 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { compareKeys, roundTtl } from "@distlock/core/internal";
-import { type Etcd3, EtcdLeaseInvalidError, type IKeyValue } from "etcd3";
+import type { Etcd3, IKeyValue } from "etcd3";
 import { BackgroundTasks } from "./connection/background-tasks.js";
 import { createEtcdClient } from "./connection/create-etcd-client.js";
 import { toBackendError } from "./connection/to-backend-error.js";
-import { grantedFrom, MAX_CAS_ATTEMPTS } from "./holds/hold-record.js";
+import { MAX_CAS_ATTEMPTS } from "./holds/hold-record.js";
 import { HoldRecords } from "./holds/hold-records.js";
+import { HoldReleaser, type ReleaseOutcome } from "./holds/hold-releaser.js";
 import { HoldRenewer } from "./holds/hold-renewer.js";
-import { decodeMemberValue, encodeMemberValue, type MemberValue, ownerDigest } from "./keys/lock-keys.js";
+import { HoldTaker } from "./holds/hold-taker.js";
+import { decodeMemberValue } from "./keys/lock-keys.js";
 import { LockKeyspace } from "./keys/lock-keyspace.js";
 import { MemberLeases } from "./leases/member-leases.js";
 import { SessionLease } from "./leases/session-lease.js";
+import { takeInRuns } from "./multi-key/take-in-runs.js";
 import type { ResolvedEtcdLockOptions } from "./options/etcd-lock-provider-options.js";
 import { EtcdSemaphoreDriver } from "./semaphore/etcd-semaphore-driver.js";
 import { LineWaiter } from "./waiting/line-waiter.js";
@@ -33,8 +36,9 @@ export class EtcdLockDriver implements LockDriver {
   readonly #session: SessionLease;
   readonly #background = new BackgroundTasks();
   readonly #holds: HoldRecords;
-  readonly #memberLeases: MemberLeases;
   readonly #renewer: HoldRenewer;
+  readonly #taker: HoldTaker;
+  readonly #releaser: HoldReleaser;
   readonly #queue: LineWaiter;
   readonly semaphores: EtcdSemaphoreDriver;
   #closed: Promise<void> | undefined;
@@ -61,8 +65,9 @@ export class EtcdLockDriver implements LockDriver {
     this.#keyspace = keyspace;
     this.#session = session;
     this.#holds = holds;
-    this.#memberLeases = memberLeases;
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds, background });
+    this.#taker = new HoldTaker({ client, settings, keyspace, session, memberLeases, holds, background });
+    this.#releaser = new HoldReleaser(keyspace, holds);
     this.#queue = new LineWaiter({ client, settings, keyspace, session, memberLeases, holds });
     this.semaphores = new EtcdSemaphoreDriver({
       client,
@@ -93,8 +98,24 @@ export class EtcdLockDriver implements LockDriver {
     return this.#run("renew", () => this.#renewer.renew(renewals));
   }
 
-  release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-    return this.#run("release", () => this.#release(key, ownerSecret));
+  release(key: string, ownerSecret: string): Promise<ReleaseOutcome> {
+    return this.#run("release", async () => (await this.#releaser.releaseAll([key], ownerSecret))[0] as ReleaseOutcome);
+  }
+
+  /** Every key of the set or none in one txn (a set with nested keys in one txn per run of unnested ones); see `HoldTaker`. */
+  tryAcquireAll(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
+    return this.#run("acquire", () =>
+      takeInRuns(
+        requests,
+        (run) => this.#taker.takeAll(run),
+        (keys, ownerSecret) => this.#releaser.releaseAll(keys, ownerSecret),
+      ),
+    );
+  }
+
+  /** One level of each key dropped in one txn. */
+  releaseAll(keys: readonly string[], ownerSecret: string): Promise<ReleaseOutcome[]> {
+    return this.#run("release", () => this.#releaser.releaseAll(keys, ownerSecret));
   }
 
   inspect(key: string): Promise<LockState | null> {
@@ -134,66 +155,20 @@ export class EtcdLockDriver implements LockDriver {
   }
 
   async #tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
-    const known = this.#holds.find(request.key, request.ownerSecret);
-    const reentered = known && (await this.#renewer.reenter(known, request.ttlMs));
-    if (reentered) return reentered;
-    for (let attempt = 0; ; attempt++) {
-      const memberLease = await this.#memberLeases.allocate(request);
-      let kept = false;
-      try {
-        const member = this.#keyspace.memberKey(request.key, memberLease.lease.id, memberLease.suffix);
-        const value: MemberValue = { owner: ownerDigest(request.ownerSecret), holder: request.holder, count: 1 };
-        const result = await this.#keyspace.take(request.key, member, encodeMemberValue(value), memberLease.lease.id);
-        if (result.taken) {
-          kept = true;
-          return grantedFrom(this.#holds.remember(request, member, result.revision, String(result.revision), value, memberLease));
-        }
-        const byOwner = result.holder && this.#holds.adoptIfOwned(request, result.holder);
-        const adopted = byOwner && (await this.#renewer.reenter(byOwner, request.ttlMs));
-        if (adopted) return adopted;
-        // Only core's polling fallback reads retryAfterMs, and this driver waits natively: no LeaseTimeToLive round trip for it.
-        return { acquired: false, retryAfterMs: this.#settings.recheckIntervalMs };
-      } catch (error) {
-        if (!memberLease.session || !(error instanceof EtcdLeaseInvalidError) || attempt > 0) throw error;
-        this.#session.discard(memberLease.lease);
-      } finally {
-        if (!kept) this.#memberLeases.free(memberLease, request);
-      }
-    }
+    const result = await this.#taker.takeAll([request]);
+    return Array.isArray(result) ? (result[0] as DriverGranted) : result;
   }
 
   async #acquire(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    const known = this.#holds.find(request.key, request.ownerSecret);
-    const reentered = known && (await this.#renewer.reenter(known, request.ttlMs));
-    if (reentered) return reentered;
+    if (this.#holds.find(request.key, request.ownerSecret) !== undefined) {
+      const reentered = await this.#tryAcquire(request);
+      if (reentered.acquired) return reentered;
+    }
     for (;;) {
       const granted = await this.#queue.wait(request, signal);
       if (granted) return granted;
     }
-  }
-
-  async #release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
-    const record = this.#holds.find(key, ownerSecret);
-    if (record === undefined) return { held: false, holdCount: 0 };
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const remaining = record.value.count - 1;
-      const outcome =
-        remaining > 0
-          ? await this.#keyspace.putIfUnchanged(record.member, record.modRevision, encodeMemberValue({ ...record.value, count: remaining }))
-          : await this.#keyspace.deleteIfUnchanged(record.member, record.modRevision);
-      if (outcome.done) {
-        if (remaining === 0) this.#holds.forget(record);
-        record.modRevision = outcome.revision;
-        record.value = { ...record.value, count: remaining };
-        return { held: true, holdCount: remaining };
-      }
-      if (!this.#holds.refresh(record, outcome.current)) {
-        this.#holds.forget(record);
-        return { held: false, holdCount: 0 };
-      }
-    }
-    throw new BackendUnavailableError("etcd", `the key of "${key}" kept changing during release; try again`);
   }
 
   async #inspect(key: string): Promise<LockState | null> {

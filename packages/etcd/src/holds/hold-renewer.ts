@@ -1,11 +1,11 @@
-import { BackendUnavailableError } from "@distlock/core";
-import type { DriverGranted, DriverRenewal } from "@distlock/core/driver";
+import type { DriverRenewal } from "@distlock/core/driver";
 import type { Etcd3 } from "etcd3";
 import type { BackgroundTasks } from "../connection/background-tasks.js";
 import { encodeMemberValue } from "../keys/lock-keys.js";
 import type { LockKeyspace } from "../keys/lock-keyspace.js";
+import { keepAliveDistinct } from "../leases/keep-alive-distinct.js";
 import { LeaseKeeper, type LeaseKeeperSettings } from "../leases/lease-keeper.js";
-import { grantedFrom, type HoldRecord, MAX_CAS_ATTEMPTS } from "./hold-record.js";
+import { type HoldRecord, MAX_CAS_ATTEMPTS } from "./hold-record.js";
 import type { HoldRecords } from "./hold-records.js";
 
 /** What the renewer shares with the rest of the driver. */
@@ -19,7 +19,7 @@ export interface HoldRenewerContext {
 
 /**
  * Keeps known holds alive: core's watchdog renewals (one read of all member keys, one keepalive per
- * distinct lease) and re-entry by the same owner, moving a key to a longer lease when asked for more.
+ * distinct lease), moving a key to a longer lease when asked for more.
  */
 export class HoldRenewer {
   readonly #context: HoldRenewerContext;
@@ -34,7 +34,7 @@ export class HoldRenewer {
     const present = records.filter((record): record is HoldRecord => record !== undefined);
     const current = await keyspace.getMany(present.map((record) => record.member));
     const live = new Set(present.filter((record, i) => holds.refresh(record, current[i]) || holds.forget(record)));
-    const alive = await this.#keepAliveOnce([...live].map((record) => record.lease));
+    const alive = await keepAliveDistinct([...live].map((record) => record.lease));
     return Promise.all(
       renewals.map(async (renewal, i) => {
         const record = records[i];
@@ -45,38 +45,6 @@ export class HoldRenewer {
         return true;
       }),
     );
-  }
-
-  /**
-   * Re-enters a hold this driver knows: proves its lease alive, moves the key to a longer lease if
-   * the request asks for more, and bumps the count; undefined if the hold turned out to be gone.
-   */
-  async reenter(record: HoldRecord, ttlMs: number): Promise<DriverGranted | undefined> {
-    const { client, settings, keyspace, holds, background } = this.#context;
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const { alive } = await record.lease.keepAlive();
-      if (!alive) return void holds.forget(record);
-      const longer = record.lease.ttlMs < ttlMs ? await LeaseKeeper.grant(client, ttlMs, settings) : undefined;
-      const value = { ...record.value, count: record.value.count + 1 };
-      const outcome = await keyspace.putIfUnchanged(record.member, record.modRevision, encodeMemberValue(value), longer?.id);
-      if (outcome.done) {
-        record.modRevision = outcome.revision;
-        record.value = value;
-        if (longer) holds.switchLease(record, longer);
-        holds.extendSweep(record, ttlMs);
-        return grantedFrom(record);
-      }
-      if (longer) background.track(longer.revoke());
-      if (!holds.refresh(record, outcome.current)) return void holds.forget(record);
-    }
-    throw new BackendUnavailableError("etcd", `the key of "${record.key}" kept changing during re-entry; try again`);
-  }
-
-  /** One fresh keepalive per distinct lease, in parallel (a session lease once per batch however many holds share it); the leases etcd still knows. */
-  async #keepAliveOnce(leases: readonly LeaseKeeper[]): Promise<Set<LeaseKeeper>> {
-    const distinct = [...new Set(leases)];
-    const answers = await Promise.all(distinct.map((lease) => lease.keepAlive()));
-    return new Set(distinct.filter((_, i) => answers[i]?.alive === true));
   }
 
   async #moveToNewLease(record: HoldRecord, ttlMs: number): Promise<boolean> {

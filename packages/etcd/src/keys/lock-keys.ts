@@ -52,6 +52,11 @@ export function ownerDigest(ownerSecret: string): string {
   return hash("sha256", ownerSecret, "hex");
 }
 
+/** The value of a new member key that `request` puts: its owner's digest, its label, count 1. */
+export function newHoldValue(request: { readonly ownerSecret: string; readonly holder: string }): MemberValue {
+  return { owner: ownerDigest(request.ownerSecret), holder: request.holder, count: 1 };
+}
+
 export function encodeMemberValue(value: MemberValue): Buffer {
   return Buffer.from(JSON.stringify(value));
 }

@@ -1,9 +1,35 @@
-import { CompareResult, CompareTarget, type Etcd3, type IKeyValue, type IRangeRequest, type IRequestOp, type ITxnResponse, SortOrder, SortTarget } from "etcd3";
+import {
+  CompareResult,
+  CompareTarget,
+  type Etcd3,
+  type ICompare,
+  type IKeyValue,
+  type IPutRequest,
+  type IRangeRequest,
+  type ITxnResponse,
+  SortOrder,
+  SortTarget,
+} from "etcd3";
 import { perAttemptDeadline } from "../connection/per-attempt-deadline.js";
 import { lockPrefix, memberKey, prefixRangeEnd, reservedPrefix } from "./lock-keys.js";
 
-/** How a put-if-absent on the whole lock prefix ended. */
-export type TakeResult = { readonly taken: true; readonly revision: bigint } | { readonly taken: false; readonly holder: IKeyValue | undefined };
+/** One member key write of `LockKeyspace.writeAll`. */
+export interface MemberWrite {
+  /** The lock key the member key belongs to. */
+  readonly key: string;
+  readonly member: Buffer;
+  /** The value to put; undefined deletes the member key. */
+  readonly value: Buffer | undefined;
+  /** The lease to put the key on; undefined keeps the key's lease. */
+  readonly leaseId?: string | undefined;
+  /** The write's condition: the member key unchanged since this mod revision; undefined: no key at all under the lock prefix (a fresh take). */
+  readonly modRevision?: string | undefined;
+}
+
+/** How `writeAll` ended: every write done at `revision`, or none and per write the key that stood in its way. */
+export type WriteAllOutcome =
+  | { readonly done: true; readonly revision: bigint }
+  | { readonly done: false; readonly current: ReadonlyArray<IKeyValue | undefined> };
 
 /** Where a member key stands in its lock's queue. */
 export interface QueuePosition {
@@ -36,16 +62,23 @@ export class LockKeyspace {
     return memberKey(lockPrefix(this.#prefix, key), leaseId, suffix);
   }
 
-  /** One attempt that never queues: puts my member key only if nobody (no holder, no waiter) is under the lock prefix. */
-  async take(key: string, member: Buffer, value: Buffer, leaseId: string): Promise<TakeResult> {
-    const prefix = lockPrefix(this.#prefix, key);
+  /**
+   * Every write of `writes` in one txn, if each one's condition holds (see `MemberWrite`); else none, and for each write
+   * what stood in its way: the lock's holder (lowest create revision) for a fresh take, the member key as it is now
+   * otherwise. No two writes may name the same member key.
+   */
+  async writeAll(writes: readonly MemberWrite[]): Promise<WriteAllOutcome> {
     const response = await this.#txn({
-      compare: [{ key: prefix, range_end: prefixRangeEnd(prefix), target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
-      success: [{ request_put: { key: member, value, lease: leaseId } }],
-      failure: [{ request_range: this.#firstCreated(prefix) }],
+      compare: writes.map((write) => (write.modRevision === undefined ? this.#nobodyUnder(write.key) : unchangedSince(write.member, write.modRevision))),
+      success: writes.map((write) =>
+        write.value === undefined ? { request_delete_range: { key: write.member } } : { request_put: put(write.member, write.value, write.leaseId) },
+      ),
+      failure: writes.map((write) => ({
+        request_range: write.modRevision === undefined ? this.#firstCreated(lockPrefix(this.#prefix, write.key)) : { key: write.member },
+      })),
     });
-    if (response.succeeded) return { taken: true, revision: BigInt(response.header.revision) };
-    return { taken: false, holder: response.responses[0]?.response_range.kvs[0] };
+    if (response.succeeded) return { done: true, revision: BigInt(response.header.revision) };
+    return { done: false, current: writes.map((_, i) => response.responses[i]?.response_range.kvs[0]) };
   }
 
   /** Go's `Mutex.tryAcquire`: puts my member key unless it exists, and returns my create revision and the current holder. */
@@ -125,13 +158,13 @@ export class LockKeyspace {
     value: Buffer,
     leaseId?: string,
   ): Promise<{ done: true; revision: string } | { done: false; current: IKeyValue | undefined }> {
-    const put = leaseId === undefined ? { key: member, value, ignore_lease: true } : { key: member, value, lease: leaseId };
-    return this.#ifUnchanged(member, modRevision, { request_put: put });
-  }
-
-  /** Deletes the key if it was not modified since `modRevision`; otherwise returns the key as it is now. */
-  async deleteIfUnchanged(member: Buffer, modRevision: string): Promise<{ done: true; revision: string } | { done: false; current: IKeyValue | undefined }> {
-    return this.#ifUnchanged(member, modRevision, { request_delete_range: { key: member } });
+    const response = await this.#txn({
+      compare: [unchangedSince(member, modRevision)],
+      success: [{ request_put: put(member, value, leaseId) }],
+      failure: [{ request_range: { key: member } }],
+    });
+    if (response.succeeded) return { done: true, revision: response.header.revision };
+    return { done: false, current: response.responses[0]?.response_range.kvs[0] };
   }
 
   /** Deletes the key if it is still the incarnation created at `createRevision`; true if deleted. */
@@ -150,14 +183,10 @@ export class LockKeyspace {
     return Math.max(0, Number(response.TTL)) * 1000;
   }
 
-  async #ifUnchanged(member: Buffer, modRevision: string, op: IRequestOp) {
-    const response = await this.#txn({
-      compare: [{ key: member, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: modRevision }],
-      success: [op],
-      failure: [{ request_range: { key: member } }],
-    });
-    if (response.succeeded) return { done: true as const, revision: response.header.revision };
-    return { done: false as const, current: response.responses[0]?.response_range.kvs[0] };
+  /** No key (holder or waiter) under the lock prefix of `key`. */
+  #nobodyUnder(key: string): ICompare {
+    const prefix = lockPrefix(this.#prefix, key);
+    return { key: prefix, range_end: prefixRangeEnd(prefix), target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 };
   }
 
   #firstCreated(prefix: Buffer): IRangeRequest {
@@ -167,4 +196,14 @@ export class LockKeyspace {
   #txn(request: Parameters<Etcd3["kv"]["txn"]>[0]): Promise<ITxnResponse> {
     return this.#client.kv.txn(request, this.#callOptions);
   }
+}
+
+/** The member key not modified since `modRevision`. */
+function unchangedSince(member: Buffer, modRevision: string): ICompare {
+  return { key: member, target: CompareTarget.Mod, result: CompareResult.Equal, mod_revision: modRevision };
+}
+
+/** A put of `value` on `leaseId`, or on the key's own lease when undefined. */
+function put(member: Buffer, value: Buffer, leaseId: string | undefined): IPutRequest {
+  return leaseId === undefined ? { key: member, value, ignore_lease: true } : { key: member, value, lease: leaseId };
 }

@@ -3,7 +3,7 @@ import { abortableSleep } from "@distlock/core/internal";
 import type { Etcd3 } from "etcd3";
 import { grantedFrom } from "../holds/hold-record.js";
 import type { HoldRecords } from "../holds/hold-records.js";
-import { encodeMemberValue, type MemberValue, ownerDigest } from "../keys/lock-keys.js";
+import { encodeMemberValue, newHoldValue } from "../keys/lock-keys.js";
 import type { LockKeyspace, QueuePosition } from "../keys/lock-keyspace.js";
 import type { MemberLease } from "../leases/member-lease.js";
 import type { MemberLeases } from "../leases/member-leases.js";
@@ -40,7 +40,7 @@ export class LineWaiter {
     const { client, settings, keyspace } = this.#context;
     const memberLease = await this.#context.memberLeases.allocate(request);
     const member = keyspace.memberKey(request.key, memberLease.lease.id, memberLease.suffix);
-    const value: MemberValue = { owner: ownerDigest(request.ownerSecret), holder: request.holder, count: 1 };
+    const value = newHoldValue(request);
     if (!memberLease.session) memberLease.lease.startKeepingAlive();
     let revision: bigint | undefined;
     let granted = false;
