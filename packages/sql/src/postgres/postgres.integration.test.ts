@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { postgresWithPool } from "../../test/postgres-with-pool.js";
+import { describeKeySets } from "../../test/key-set-tests.js";
 import { describeSqlSemaphore } from "../../test/semaphore-tests.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
 
 const { server, pool } = await postgresWithPool();
 
 describeSqlSemaphore("postgres", server.url);
+describeKeySets("postgres", server.url);
 
 describe("postgres: semaphore notifications", () => {
   it("a release that frees permits notifies the first waiter in line by a hash of its secret on the table's channel, and a release nobody waits for sends nothing", async () => {
