@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { postgresWithPool } from "../../test/postgres-with-pool.js";
 import { describeKeySets } from "../../test/key-set-tests.js";
+import { postgresWithPool } from "../../test/postgres-with-pool.js";
 import { describeSqlSemaphore } from "../../test/semaphore-tests.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
 
