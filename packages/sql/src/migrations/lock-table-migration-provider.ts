@@ -1,5 +1,6 @@
 import { type Migration, type MigrationProvider, sql } from "kysely";
 import type { SqlDialectName } from "../options/sql-dialect-name.js";
+import { createPostgresKeySetFunctions } from "../postgres/postgres-key-set-functions.js";
 import { createPostgresLockFunctions } from "../postgres/postgres-lock-functions.js";
 import { semaphoreTables } from "../semaphore/semaphore-tables.js";
 import type { AnyKysely } from "../table/any-kysely.js";
@@ -27,9 +28,10 @@ const CREATE_LOCK_TABLE = "0001_create_lock_table";
 const CREATE_WAITER_TABLE = "0002_create_waiter_table";
 const CREATE_POSTGRES_FUNCTIONS = "0003_create_postgres_functions";
 const SEQUENTIAL_WAITER_TICKETS = "0004_sequential_waiter_tickets";
+const CREATE_SEMAPHORE_TABLES = "0005_create_semaphore_tables";
 
 /** Name of the newest migration; a table that recorded it needs no migration run. */
-export const LATEST_LOCK_TABLE_MIGRATION = "0005_create_semaphore_tables";
+export const LATEST_LOCK_TABLE_MIGRATION = "0006_create_postgres_key_set_functions";
 
 /** The lock table's migrations, in order; each table keeps its own migration history. */
 export class LockTableMigrationProvider implements MigrationProvider {
@@ -48,15 +50,17 @@ export class LockTableMigrationProvider implements MigrationProvider {
       [CREATE_LOCK_TABLE]: { up: (db) => this.#createLockTable(db) },
       [CREATE_WAITER_TABLE]: { up: (db) => this.#createWaiterTable(db) },
       // PostgreSQL only; recorded on every dialect so all tables share one history.
-      [CREATE_POSTGRES_FUNCTIONS]: { up: (db) => this.#createPostgresFunctions(db) },
+      [CREATE_POSTGRES_FUNCTIONS]: { up: (db) => this.#onPostgres(db, createPostgresLockFunctions) },
       // Replaces the functions of tables made before waiter tickets counted up instead of reading the clock.
-      [SEQUENTIAL_WAITER_TICKETS]: { up: (db) => this.#createPostgresFunctions(db) },
-      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#createSemaphoreTables(db) },
+      [SEQUENTIAL_WAITER_TICKETS]: { up: (db) => this.#onPostgres(db, createPostgresLockFunctions) },
+      [CREATE_SEMAPHORE_TABLES]: { up: (db) => this.#createSemaphoreTables(db) },
+      [LATEST_LOCK_TABLE_MIGRATION]: { up: (db) => this.#onPostgres(db, createPostgresKeySetFunctions) },
     };
   }
 
-  #createPostgresFunctions(db: AnyKysely): Promise<void> {
-    return this.#dialect === "postgres" ? createPostgresLockFunctions(db, this.#table) : Promise.resolve();
+  /** Runs `create` on PostgreSQL only. */
+  #onPostgres(db: AnyKysely, create: (db: AnyKysely, table: string) => Promise<void>): Promise<void> {
+    return this.#dialect === "postgres" ? create(db, this.#table) : Promise.resolve();
   }
 
   async #createLockTable(db: AnyKysely): Promise<void> {

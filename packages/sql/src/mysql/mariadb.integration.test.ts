@@ -1,6 +1,7 @@
 import { describeLockProvider } from "@distlock/conformance";
 import { startMariadb } from "@distlock/test-servers";
 import { afterAll } from "vitest";
+import { describeKeySets } from "../../test/key-set-tests.js";
 import { describeSqlSemaphore } from "../../test/semaphore-tests.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
 
@@ -19,3 +20,4 @@ describeLockProvider({
 });
 
 describeSqlSemaphore("mariadb", server.userUrl);
+describeKeySets("mysql", server.userUrl);

@@ -1,6 +1,6 @@
 import type { DriverAcquireRequest, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
-import { sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import type { AnyKysely } from "../table/any-kysely.js";
 import { LockStatements, type ReleaseOutcome } from "../table/lock-statements.js";
 import type { WaiterLine } from "../table/waiter-line.js";
@@ -29,14 +29,28 @@ export class MysqlLockStatements extends LockStatements {
     // One reserved connection, so a provider closing in between cannot separate the read-back from the upsert.
     return db.connection().execute(async (connection) => {
       await this.#upsert(connection, request);
-      const { rows } = await sql<OwnedRow>`select owner_secret = ${request.ownerSecret} as mine, hold_count,
-          ${this.flavor.asText(sql`fencing_token`)} as fencing_token, expires_at - ${this.now} as ttl_ms
-        from ${this.table} where lock_key = ${request.key} and ${this.live}`.execute(connection);
-      const row = rows[0];
-      if (row === undefined) return { acquired: false, retryAfterMs: 1 };
-      if (Number(row.mine) !== 1) return { acquired: false, retryAfterMs: Math.max(1, Number(row.ttl_ms)) };
-      return { acquired: true, holdCount: Number(row.hold_count), fencingToken: BigInt(row.fencing_token), ttlMs: Number(row.ttl_ms) };
+      return this.#readBack(connection, request, sql``);
     });
+  }
+
+  /**
+   * Inside a set's transaction the read-back locks the row (which the upsert already did): a plain read there would see
+   * the snapshot of the transaction's first read, not the row as the upsert left it.
+   */
+  protected override async attemptInSet(trx: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    await this.#upsert(trx, request);
+    return this.#readBack(trx, request, this.flavor.forUpdate);
+  }
+
+  /** What the upsert of `request` came to, read from the key's row with `locking` as the tail of the select. */
+  async #readBack(db: AnyKysely, request: DriverAcquireRequest, locking: RawBuilder<unknown>): Promise<DriverAcquireResult> {
+    const { rows } = await sql<OwnedRow>`select owner_secret = ${request.ownerSecret} as mine, hold_count,
+        ${this.flavor.asText(sql`fencing_token`)} as fencing_token, expires_at - ${this.now} as ttl_ms
+      from ${this.table} where lock_key = ${request.key} and ${this.live} ${locking}`.execute(db);
+    const row = rows[0];
+    if (row === undefined) return { acquired: false, retryAfterMs: 1 };
+    if (Number(row.mine) !== 1) return { acquired: false, retryAfterMs: Math.max(1, Number(row.ttl_ms)) };
+    return { acquired: true, holdCount: Number(row.hold_count), fencingToken: BigInt(row.fencing_token), ttlMs: Number(row.ttl_ms) };
   }
 
   async renew(db: AnyKysely, { key, ownerSecret, ttlMs }: DriverRenewal): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
 import type { AnyKysely } from "../table/any-kysely.js";
@@ -6,22 +6,28 @@ import type { ReleaseOutcome } from "../table/lock-statements.js";
 import { type GrantedRow, granted, type HoldCountRow, ReturningLockStatements } from "../table/returning-lock-statements.js";
 import type { WaiterLine } from "../table/waiter-line.js";
 import { POSTGRES_FLAVOR } from "./postgres-flavor.js";
+import { acquireAllFunctionName, releaseAllFunctionName } from "./postgres-key-set-functions.js";
 import { acquireFunctionName, releaseChannel, releaseFunctionName } from "./postgres-lock-functions.js";
 
 /**
  * PostgreSQL: acquire (including a refusal's lease read) and release call the table's PL/pgSQL functions (see `createPostgresLockFunctions`), which
  * run the shared upsert and the owner-checked update with plans the server keeps per connection; release sends
  * a notification only to the first live waiter in line. forceRelease announces the freed key to every waiter.
+ * A set of keys is one call either way (see `createPostgresKeySetFunctions`), atomic as one statement.
  */
 export class PostgresLockStatements extends ReturningLockStatements {
   readonly #acquire: RawBuilder<unknown>;
   readonly #release: RawBuilder<unknown>;
+  readonly #acquireAll: RawBuilder<unknown>;
+  readonly #releaseAll: RawBuilder<unknown>;
   readonly #channel: string;
 
   constructor(table: string, queue: WaiterLine) {
     super(table, POSTGRES_FLAVOR, queue);
     this.#acquire = sql.table(acquireFunctionName(table));
     this.#release = sql.table(releaseFunctionName(table));
+    this.#acquireAll = sql.table(acquireAllFunctionName(table));
+    this.#releaseAll = sql.table(releaseAllFunctionName(table));
     this.#channel = releaseChannel(table);
   }
 
@@ -42,6 +48,25 @@ export class PostgresLockStatements extends ReturningLockStatements {
     const row = rows[0];
     if (row !== undefined && Number(row.hold_count) > 0) return granted(row);
     return { acquired: false, retryAfterMs: Math.max(1, Number(row?.ttl_ms ?? 1)) };
+  }
+
+  override async tryAcquireAll(db: AnyKysely, requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
+    const [first] = requests;
+    if (first === undefined) return [];
+    const { ownerSecret, holder, ttlMs } = first;
+    const keys = requests.map(({ key }) => key);
+    const { rows } = await sql<GrantedRow>`select * from ${this.#acquireAll}(${keys}, ${ownerSecret}, ${holder}, ${this.integer(ttlMs)})`.execute(db);
+    // One row per key granted, or a single refusal row (hold_count 0) with the refusing holder's lease, if any.
+    if (rows.length === requests.length && rows.every((row) => Number(row.hold_count) > 0)) return rows.map(granted);
+    return { acquired: false, retryAfterMs: Math.max(1, Number(rows[0]?.ttl_ms ?? 1)) };
+  }
+
+  override async releaseAll(db: AnyKysely, keys: readonly string[], ownerSecret: string): Promise<ReleaseOutcome[]> {
+    const { rows } = await sql<HoldCountRow>`select * from ${this.#releaseAll}(${keys}, ${ownerSecret})`.execute(db);
+    return rows.map((row) => {
+      const left = Number(row.hold_count);
+      return left < 0 ? { held: false, holdCount: 0 } : { held: true, holdCount: left };
+    });
   }
 
   override async release(db: AnyKysely, key: string, ownerSecret: string): Promise<ReleaseOutcome> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { describeKeySets } from "../../test/key-set-tests.js";
 import { postgresWithPool } from "../../test/postgres-with-pool.js";
 import { describeSqlSemaphore } from "../../test/semaphore-tests.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
@@ -6,6 +7,36 @@ import { SqlLockProvider } from "../sql-lock-provider.js";
 const { server, pool } = await postgresWithPool();
 
 describeSqlSemaphore("postgres", server.url);
+describeKeySets("postgres", server.url);
+
+describe("postgres: multi-key sets and deadlocks", () => {
+  it("a set the database rolls back to break a deadlock is refused, never failed, and leaves nothing held", async () => {
+    const locks = new SqlLockProvider({ pgPool: pool, purgeIntervalMs: 0 });
+    const other = await pool.connect();
+    try {
+      const keys = [`deadlock-${crypto.randomUUID()}:a`, `deadlock-${crypto.randomUUID()}:b`].sort();
+      await (await locks.acquireAll(keys, { ttlMs: 30_000 })).release();
+      // Another transaction holds b's row and, once the set holds a's and waits for b's, asks for a's: a cycle. Its own
+      // deadlock check is put off, so the set's (after the server's 1 s) finds the cycle and rolls the set back.
+      await other.query("begin");
+      await other.query("set local deadlock_timeout = '60s'");
+      await other.query("select 1 from distlock_locks where lock_key = $1 for update", [keys[1]]);
+      const attempt = locks.tryAcquireAll(keys, { ttlMs: 30_000 });
+      const setWaits = async () =>
+        (await pool.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%_acquire_all%'")).rows[0].n;
+      await expect.poll(setWaits, { timeout: 5_000 }).toBe(1);
+      const closing = other.query("update distlock_locks set holder = holder where lock_key = $1", [keys[0]]);
+      expect(await attempt).toBeNull();
+      await closing;
+      await other.query("rollback");
+      for (const key of keys) expect(await locks.inspect(key)).toBeNull();
+      await (await locks.acquireAll(keys, { ttlMs: 30_000 })).release();
+    } finally {
+      other.release();
+      await locks.close();
+    }
+  });
+});
 
 describe("postgres: semaphore notifications", () => {
   it("a release that frees permits notifies the first waiter in line by a hash of its secret on the table's channel, and a release nobody waits for sends nothing", async () => {

@@ -120,6 +120,7 @@ describe("the SQLite lock table", () => {
       "0002_create_waiter_table",
       "0003_create_postgres_functions",
       "0004_sequential_waiter_tickets",
+      "0005_create_semaphore_tables",
       LATEST_LOCK_TABLE_MIGRATION,
     ]);
   });

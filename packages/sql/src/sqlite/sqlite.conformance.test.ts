@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeLockProvider } from "@distlock/conformance";
 import { afterAll } from "vitest";
+import { describeKeySets } from "../../test/key-set-tests.js";
 import { describeSqlSemaphore } from "../../test/semaphore-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
@@ -23,3 +24,4 @@ describeLockProvider({
 });
 
 describeSqlSemaphore("sqlite", url);
+describeKeySets("sqlite", url);

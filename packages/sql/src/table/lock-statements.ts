@@ -1,10 +1,11 @@
 import type { LockState } from "@distlock/core";
-import type { DriverAcquireRequest, DriverRefused, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
 import type { AnyKysely } from "./any-kysely.js";
 import type { LockSqlFlavor } from "./lock-sql-flavor.js";
 import type { WaiterLine } from "./waiter-line.js";
+import { inDecidedWriteTransaction, inWriteTransaction } from "./write-transaction.js";
 
 /** Outcome of one release. */
 export interface ReleaseOutcome {
@@ -48,6 +49,31 @@ export abstract class LockStatements {
     return result;
   }
 
+  /**
+   * Every key of `requests` (one owner's, in key order) taken or re-entered as `tryAcquire` would, in one write
+   * transaction that locks their rows in that order and is rolled back at the first refusal: the grants, or that refusal.
+   */
+  tryAcquireAll(db: AnyKysely, requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
+    return inDecidedWriteTransaction<DriverGranted[] | DriverRefused>(db, this.flavor, async (trx) => {
+      const grants: DriverGranted[] = [];
+      for (const request of requests) {
+        const result = await this.attemptInSet(trx, request);
+        if (!result.acquired) return { keep: false, result };
+        grants.push(result);
+      }
+      return { keep: true, result: grants };
+    });
+  }
+
+  /** One level of each of `keys` (in key order) dropped for `ownerSecret` as `release` drops it, in one write transaction. */
+  releaseAll(db: AnyKysely, keys: readonly string[], ownerSecret: string): Promise<ReleaseOutcome[]> {
+    return inWriteTransaction(db, this.flavor, async (trx) => {
+      const outcomes: ReleaseOutcome[] = [];
+      for (const key of keys) outcomes.push(await this.release(trx, key, ownerSecret));
+      return outcomes;
+    });
+  }
+
   /** Extends one lease if its owner still holds it. */
   abstract renew(db: AnyKysely, renewal: DriverRenewal): Promise<boolean>;
   /** Drops one level of the owner's hold; frees the row at zero. */
@@ -87,6 +113,11 @@ export abstract class LockStatements {
     });
     await this.queue.purgeExpired(db);
     return purged;
+  }
+
+  /** `tryAcquire` of one key inside a set's transaction, on its connection. */
+  protected attemptInSet(trx: AnyKysely, request: DriverAcquireRequest): Promise<DriverAcquireResult> {
+    return this.tryAcquire(trx, request);
   }
 
   /** A refusal bounded by the current holder's remaining lease (1 ms if it was freed meanwhile). */

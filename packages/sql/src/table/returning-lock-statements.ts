@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverRenewal } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
 import type { AnyKysely } from "./any-kysely.js";
@@ -82,6 +82,6 @@ export class ReturningLockStatements extends LockStatements {
 }
 
 /** The grant an upsert's row reports. */
-export function granted(row: GrantedRow): DriverAcquireResult {
+export function granted(row: GrantedRow): DriverGranted {
   return { acquired: true, holdCount: Number(row.hold_count), fencingToken: BigInt(row.fencing_token), ttlMs: Number(row.ttl_ms) };
 }

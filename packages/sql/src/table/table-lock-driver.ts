@@ -1,5 +1,5 @@
 import { BackendUnavailableError, type LockCapabilities, LockError, type LockState, ProviderClosedError } from "@distlock/core";
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait, LockDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { redactCredentials } from "@distlock/core/internal";
 import type { SqlConnection } from "../connection/sql-connection.js";
@@ -14,6 +14,7 @@ import { SqlSemaphoreDriver } from "../semaphore/sql-semaphore-driver.js";
 import { InFlight } from "../waiting/in-flight.js";
 import { type LineOperations, WAITER_CLAIM_MS, waitInLine } from "../waiting/wait-in-line.js";
 import { dialectFlavor, dialectStatements } from "./dialect-statements.js";
+import { acquireKeySet, releaseKeySet } from "./key-sets.js";
 import type { LockStatements } from "./lock-statements.js";
 
 /** Shortest lease accepted: a few statement round trips plus a renewal must fit well inside it. */
@@ -100,6 +101,16 @@ export class TableLockDriver implements LockDriver {
 
   release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
     return this.#run("release", () => this.#statements.release(this.#connection.db, key, ownerSecret));
+  }
+
+  /** Every key of a set or none, in one transaction (PostgreSQL: one function call) that locks the rows in key order. */
+  tryAcquireAll(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
+    return this.#run("acquire", () => acquireKeySet(this.#statements, this.#connection.db, requests));
+  }
+
+  /** One level of each key dropped, in one transaction (PostgreSQL: one function call). */
+  releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
+    return this.#run("release", () => releaseKeySet(this.#statements, this.#connection.db, keys, ownerSecret));
   }
 
   inspect(key: string): Promise<LockState | null> {
