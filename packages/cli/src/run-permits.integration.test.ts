@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { type RedisServer, startRedis } from "@distlock/test-servers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliRun, nodeCommand, runCli, startCli } from "./cli-process.test-support.js";
@@ -74,10 +75,13 @@ describe("distlock run and status --permits (built binary, redis)", () => {
     expect(await holder.exit).toBe(7);
   });
 
-  it("exits 78 with UNSUPPORTED_OPERATION on a backend without semaphores (Redlock), before running the command or reaching a server", async () => {
-    // Nothing listens on these ports: the capability is refused before any connection.
-    const result = await runCli(["run", "k", "--permits", "2", "--url", "redlock://127.0.0.1:1,127.0.0.1:2,127.0.0.1:3", "--", "false"]);
+  it("exits 78 with UNSUPPORTED_OPERATION on a backend without semaphores, before running the command", async () => {
+    // Every built-in backend has semaphores; a third-party one may not.
+    const backend = fileURLToPath(new URL("../test/fixtures/locks-only-backend.mjs", import.meta.url));
+    const result = await runCli(["run", "k", "--permits", "2", "--backend-module", backend, "--url", "locks-only:x", "--", "sh", "-c", "echo ran"]);
     expect(result.code).toBe(ExitCode.Config);
     expect(result.stderr).toContain("UNSUPPORTED_OPERATION");
+    expect(result.stdout).not.toContain("ran");
+    expect((await runCli(["run", "k", "--backend-module", backend, "--url", "locks-only:x", "--", "sh", "-c", "echo ran"])).stdout).toContain("ran");
   });
 });

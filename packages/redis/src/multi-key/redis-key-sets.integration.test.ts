@@ -3,6 +3,7 @@ import { runAsLockOwner } from "@distlock/core";
 import { startRedis, startRedisCluster } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../../test/provider-per-test.js";
+import { scriptCalls } from "../../test/script-calls.js";
 import { keySlot } from "../keys/key-slot.js";
 
 const server = await startRedis();
@@ -17,27 +18,18 @@ const keySet = (label: string, count: number) => {
   return Array.from({ length: count }, (_, i) => `${base}:${i}`);
 };
 
-/** The scripts the server ran so far: EVALSHA and EVAL calls, less the failed ones (a NOSCRIPT EVALSHA is resent as EVAL). */
-async function scriptCalls(): Promise<number> {
-  const stats = String(await server.command("INFO", "commandstats"));
-  return ["evalsha", "eval"].reduce((sum, command) => {
-    const [, calls = "0", failed = "0"] = new RegExp(`^cmdstat_${command}:calls=(\\d+),.*failed_calls=(\\d+)`, "m").exec(stats) ?? [];
-    return sum + Number(calls) - Number(failed);
-  }, 0);
-}
-
 describe("multi-key sets on one redis-server", () => {
   it("takes a set with one script and releases it with one, each key with its own token", async () => {
     const locks = provider();
     const keys = keySet("one-script", 8);
     await (await locks.acquireAll(keys.slice(0, 2), TTL)).release();
-    const before = await scriptCalls();
+    const before = await scriptCalls(server);
     const set = await locks.acquireAll(keys, TTL);
-    expect((await scriptCalls()) - before).toBe(1);
+    expect((await scriptCalls(server)) - before).toBe(1);
     for (const lock of set.locks) expect((await locks.inspect(lock.key))?.fencingToken).toBe(lock.fencingToken);
-    const beforeRelease = await scriptCalls();
+    const beforeRelease = await scriptCalls(server);
     await set.release();
-    expect((await scriptCalls()) - beforeRelease).toBe(1);
+    expect((await scriptCalls(server)) - beforeRelease).toBe(1);
     for (const key of keys) expect(await locks.inspect(key)).toBeNull();
   });
 
@@ -46,9 +38,9 @@ describe("multi-key sets on one redis-server", () => {
     const keys = keySet("reenter", 3);
     await runAsLockOwner(async () => {
       const held = await locks.acquire(keys[1] as string, TTL);
-      const before = await scriptCalls();
+      const before = await scriptCalls(server);
       const set = await locks.acquireAll(keys, TTL);
-      expect((await scriptCalls()) - before).toBe(1);
+      expect((await scriptCalls(server)) - before).toBe(1);
       expect(set.locks.map((lock) => lock.holdCount)).toEqual([1, 2, 1]);
       expect(set.fencingTokens.get(keys[1] as string)).toBe(held.fencingToken);
       await set.release();

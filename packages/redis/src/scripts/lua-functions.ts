@@ -94,15 +94,24 @@ export const CLOCK_TEXT = `local now = redis.call("TIME")
 local clock_text = now[1] .. string.rep("0", 6 - #now[2]) .. now[2]`;
 
 /**
- * A fresh grant's token drawn inline (where defining `now_us` and `next_token` first would cost a closure each per call):
- * `next_token`'s rule without a block, on decimal text: the clock (`CLOCK_TEXT`, read first unless `clockRead`), the
- * counter compared by length and then as text. The common path formats no number (each conversion costs server time).
- * Sets local `token`; `fence` is a Lua expression naming the counter.
+ * Lua condition: the fencing counter's text `last` (false when there is none) is at or past local `token` (decimal
+ * text of the clock), compared by length and then as text, so that the next token is `last` + 1 (`next_token`'s rule
+ * without a block, on text).
  */
-export function drawTokenInline(fence: string, clockRead = false): string {
-  return `${clockRead ? "" : `${CLOCK_TEXT}\n`}local token = clock_text
+export function counterAtOrPast(last: string): string {
+  return `${last} and (#${last} > #token or (#${last} == #token and ${last} >= token))`;
+}
+
+/**
+ * A fresh grant's token drawn inline (where defining `now_us` and `next_token` first would cost a closure each per call):
+ * the clock (`CLOCK_TEXT`), raised past the counter (`counterAtOrPast`), which is set to it. The common path formats no
+ * number (each conversion costs server time). Sets local `token`; `fence` is a Lua expression naming the counter.
+ */
+export function drawTokenInline(fence: string): string {
+  return `${CLOCK_TEXT}
+local token = clock_text
 local last = redis.call("SET", ${fence}, token, "GET")
-if last and (#last > #token or (#last == #token and last >= token)) then
+if ${counterAtOrPast("last")} then
   token = string.format("%.0f", tonumber(last) + 1)
   redis.call("SET", ${fence}, token)
 end`;

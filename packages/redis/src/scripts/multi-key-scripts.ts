@@ -1,4 +1,4 @@
-import { CLOCK_TEXT, drawTokenInline, HAND_OFF, LOCK_FUNCTIONS, NEXT_TOKEN, NOW_US, REENTER } from "./lua-functions.js";
+import { CLOCK_TEXT, counterAtOrPast, HAND_OFF, LOCK_FUNCTIONS, NEXT_TOKEN, NOW_US, REENTER } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
@@ -6,7 +6,8 @@ import { RedisScript } from "./redis-script.js";
  * in one Cluster slot), ARGV the owner prefix (`ownerPrefix`), ttl ms and holder label. Each key is judged as the
  * queue-aware acquire script judges one attempt that does not queue: a free key with a line goes to its first live
  * waiter (so the set never overtakes a line), a key of another owner refuses. Only when every key would be granted is
- * any written. The common case, every key free with no line, is checked and written first, with no helper defined.
+ * any written. The common case, every key free with no line, is checked and written first, with no helper defined and
+ * one call for all the keys where Redis has one (EXISTS, MGET and MSET of the fencing counters).
  * Replies with the refusing key's remaining ttl ms (an integer); in the common case with every key's fresh token, space
  * separated, in one string (hold count 1, lease as asked); else one entry per key: a fresh grant's token (a string) or
  * a re-entry's {token, holdCount, ttl left}.
@@ -14,23 +15,24 @@ import { RedisScript } from "./redis-script.js";
 export const ACQUIRE_ALL_SCRIPT = new RedisScript(
   "distlock:acquire-all",
   `local mine, ttl, holder = ARGV[1], ARGV[2], ARGV[3]
-local free = true
-for _, tag in ipairs(KEYS) do
-  if redis.call("EXISTS", tag .. ":lock", tag .. ":queue") ~= 0 then
-    free = false
-    break
-  end
+local names, fences = {}, {}
+for i, tag in ipairs(KEYS) do
+  names[2 * i - 1], names[2 * i] = tag .. ":lock", tag .. ":queue"
+  fences[i] = tag .. ":fence"
 end
 ${CLOCK_TEXT}
-if free then
+if redis.call("EXISTS", unpack(names)) == 0 then
+  local lasts = redis.call("MGET", unpack(fences))
   local prefix, suffix = mine .. "1 ", " - " .. holder
-  local tokens = {}
-  for i, tag in ipairs(KEYS) do
-    local fence = tag .. ":fence"
-${drawTokenInline("fence", true)}
-    redis.call("SET", tag .. ":lock", prefix .. token .. suffix, "PX", ttl)
+  local tokens, counters = {}, {}
+  for i = 1, #KEYS do
+    local token, last = clock_text, lasts[i]
+    if ${counterAtOrPast("last")} then token = string.format("%.0f", tonumber(last) + 1) end
+    redis.call("SET", names[2 * i - 1], prefix .. token .. suffix, "PX", ttl)
+    counters[2 * i - 1], counters[2 * i] = fences[i], token
     tokens[i] = token
   end
+  redis.call("MSET", unpack(counters))
   return table.concat(tokens, " ")
 end
 ${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${REENTER}
@@ -72,35 +74,37 @@ return grants
  * Drops one level of one owner's hold of every key of a set, as the queue-aware release script does for one key with
  * no local pass: at zero the key is freed and, for a hold others may have queued behind (line mark "+"), its token
  * block given back and the key handed to its first live waiter. KEYS are the keys' hash tags (one Cluster slot), ARGV
- * the owner prefix. The common case, a last level nobody queued behind (line mark "-", byte 45), is done first; the rest
+ * the owner prefix. The holds are read with one MGET; the common case, a last level nobody queued behind (line mark "-",
+ * byte 45), is deleted with one DEL; the rest
  * after the helpers it needs are defined. Replies 0 when every key was freed, else one hold count left per key (0 when
  * freed or handed on, -1 when not held by the owner).
  */
 export const RELEASE_ALL_SCRIPT = new RedisScript(
   "distlock:release-all",
   `local mine = ARGV[1]
+local locks = {}
+for i, tag in ipairs(KEYS) do locks[i] = tag .. ":lock" end
+local values = redis.call("MGET", unpack(locks))
 local last_level = mine .. "1 "
 local after = #last_level + 1
-local left, rest, freed = {}, {}, true
-for i, tag in ipairs(KEYS) do
-  local lock = tag .. ":lock"
-  local value = redis.call("GET", lock)
+local freeing, left, rest, freed = {}, {}, {}, true
+for i = 1, #KEYS do
+  local value = values[i]
   if not value or string.sub(value, 1, #mine) ~= mine then
     left[i] = -1
     freed = false
   elseif string.sub(value, 1, #last_level) == last_level and string.byte(value, string.find(value, " ", after, true) + 1) == 45 then
-    redis.call("DEL", lock)
+    freeing[#freeing + 1] = locks[i]
     left[i] = 0
   else
     rest[#rest + 1] = i
   end
 end
+if #freeing > 0 then redis.call("DEL", unpack(freeing)) end
 if #rest == 0 then return freed and 0 or left end
 ${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}
 for _, i in ipairs(rest) do
-  local tag = KEYS[i]
-  local lock = tag .. ":lock"
-  local value = redis.call("GET", lock)
+  local tag, lock, value = KEYS[i], locks[i], values[i]
   if string.sub(value, 1, #last_level) ~= last_level then
     local count = string.match(value, "^%d+", #mine + 1)
     redis.call("SET", lock, mine .. (count - 1) .. string.sub(value, #mine + #count + 1), "KEEPTTL")

@@ -3,6 +3,7 @@ import { LockError, LockErrorCode, type Permit, type Semaphore } from "@distlock
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../../test/provider-per-test.js";
+import { scriptCalls } from "../../test/script-calls.js";
 import { watchedProviderPerTest } from "../../test/watched-provider.js";
 import type { RedisLockProviderOptions } from "../options/redis-lock-provider-options.js";
 
@@ -16,14 +17,6 @@ const TTL = { ttlMs: 30_000 };
 const semaphoreName = (label: string) => `permit-cohort:${label}:${randomUUID()}`;
 const tag = (name: string) => `{distlock:${name}}`;
 const lineLength = (name: string) => server.command("LLEN", `${tag(name)}:sem:queue`) as Promise<number>;
-/** Scripts the server ran: EVALSHA and EVAL calls, less those that failed (an EVALSHA of a script not loaded yet is resent as EVAL). */
-async function scriptCalls(): Promise<number> {
-  const stats = String(await server.command("INFO", "commandstats"));
-  return ["evalsha", "eval"].reduce((sum, command) => {
-    const [, calls = "0", failed = "0"] = new RegExp(`^cmdstat_${command}:calls=(\\d+),.*failed_calls=(\\d+)`, "m").exec(stats) ?? [];
-    return sum + Number(calls) - Number(failed);
-  }, 0);
-}
 
 /** A provider whose semaphores count the waits core starts on them: a wait a cohort can serve is in its local line once counted. */
 interface WatchedSemaphores {
@@ -78,12 +71,12 @@ describe("redis permit cohorts", () => {
     // Two permits: the remote waiter behind the cohort's grant is granted the second one right after it.
     const { holder, remote, remoteGrants } = await cohortGrant(name, here, 2, 1);
     await remote;
-    const callsBefore = await scriptCalls();
+    const callsBefore = await scriptCalls(server);
     const next = await waitingOn(here, name, 2);
     await holder.release();
     const passed = await next.permit;
     // The pass script alone: the acquire waited for the pass, not on the server.
-    expect(await scriptCalls()).toBe(callsBefore + 1);
+    expect(await scriptCalls(server)).toBe(callsBefore + 1);
     const remoteToken = remoteGrants[0]?.fencingToken as bigint;
     expect(remoteToken).toBeGreaterThan(holder.fencingToken as bigint);
     expect(passed.fencingToken as bigint).toBeGreaterThan(remoteToken);
@@ -97,12 +90,12 @@ describe("redis permit cohorts", () => {
     const name = semaphoreName("one-call");
     const here = watched();
     const { holder, remote } = await cohortGrant(name, here);
-    const callsBefore = await scriptCalls();
+    const callsBefore = await scriptCalls(server);
     const next = await waitingOn(here, name);
     expect(await lineLength(name)).toBe(1);
     await holder.release();
     const passed = await next.permit;
-    expect(await scriptCalls()).toBe(callsBefore + 1);
+    expect(await scriptCalls(server)).toBe(callsBefore + 1);
     expect(await lineLength(name)).toBe(1);
     await passed.release();
     await remote;
