@@ -58,8 +58,9 @@ export type HistoryEvent =
   | FaultEvent;
 
 /**
- * The runner's probe of the keys a killed process held (`inspect` naming its holder label), from the kill (`at`) on:
- * when the server showed each of them no longer held by it, or `null` if it still did when the probe gave up.
+ * The runner's probe of the holds a killed process had on the server when it died (`inspect` naming its holder label,
+ * with the hold's token), from the kill (`at`) on: when the server first no longer showed each of them, or `null` if it
+ * still did when the probe gave up.
  */
 export interface DeadHolderKeysEvent {
   readonly type: "dead-holder-keys";

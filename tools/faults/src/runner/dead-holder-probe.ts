@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createLockProvider, type LockProvider } from "@distlock/core";
+import { createLockProvider, type LockProvider, type LockState } from "@distlock/core";
 import { machineNow } from "../history/history-event.js";
 import type { HistoryLog } from "./history-log.js";
 import type { WorkerProcess } from "./worker-process.js";
@@ -8,51 +8,55 @@ import type { WorkerProcess } from "./worker-process.js";
 const PROBE_INTERVAL_MS = 25;
 
 /**
- * Watches, through the server's own view of the keys (`inspect`), how long a killed worker process keeps keys: those it
- * held when it died, and any granted to one of its waiters after. Records a `dead-holder-keys` event per kill.
+ * Watches, through the server's own view of the keys (`inspect`), how long the holds a killed worker process had when
+ * it died stay on the server. Records a `dead-holder-keys` event per kill. A hold is told apart by its holder label
+ * ("host:pid") and token: a key handed to one of the dead process's waiters after its death has a new token, and is
+ * not its hold (a queued waiter keeps its place for a while after a crash, as a backend's README says).
  */
 export class DeadHolderProbe implements AsyncDisposable {
   readonly #provider: LockProvider;
   readonly #keys: readonly string[];
   readonly #log: HistoryLog;
-  readonly #settleMs: number;
   readonly #giveUpMs: number;
 
-  /**
-   * Watches `keys` for `settleMs` after each kill (every lease a process had when it died has run out by then) and on
-   * while any is still held by it, until `giveUpMs`.
-   */
-  private constructor(provider: LockProvider, keys: readonly string[], log: HistoryLog, settleMs: number, giveUpMs: number) {
+  /** Probes `keys` after each kill until the dead process's holds are gone, for at most `giveUpMs`. */
+  private constructor(provider: LockProvider, keys: readonly string[], log: HistoryLog, giveUpMs: number) {
     this.#provider = provider;
     this.#keys = keys;
     this.#log = log;
-    this.#settleMs = settleMs;
     this.#giveUpMs = giveUpMs;
   }
 
-  static async open(url: string, keys: readonly string[], log: HistoryLog, settleMs: number, giveUpMs: number): Promise<DeadHolderProbe> {
-    return new DeadHolderProbe(await createLockProvider(url), keys, log, settleMs, giveUpMs);
+  static async open(url: string, keys: readonly string[], log: HistoryLog, giveUpMs: number): Promise<DeadHolderProbe> {
+    return new DeadHolderProbe(await createLockProvider(url), keys, log, giveUpMs);
   }
 
-  /** Probes the keys from `killedAt` on, until the dead `worker` (its holder label, "host:pid") holds none of them. */
+  /** Probes the keys from `killedAt` on, until none holds a hold the dead `worker` had at the first probe. */
   async watch(worker: WorkerProcess, killedAt: number): Promise<void> {
     const label = `${hostname()}:${worker.pid}`;
-    const heldByDead = (holder: string | undefined) => holder === label || holder?.startsWith(`${label}:`) === true;
-    /** Per key ever seen held by the dead process: the first probe that no longer saw it so, or null while it still does. */
-    const freedAt = new Map<string, number | null>();
+    const heldByDead = (state: LockState | null | undefined) => state?.holder === label || state?.holder.startsWith(`${label}:`) === true;
+    /** Per key the dead process held at the first probe: its token, and when a probe first no longer saw that hold. */
+    let holds: Map<string, { token: bigint | null; freedAt: number | null }> | undefined;
     for (;;) {
+      // undefined: the probe got no answer (the hold's fate unknown); null: the key is free.
       const states = await Promise.all(this.#keys.map((key) => this.#provider.inspect(key).catch(() => undefined)));
       const answeredAt = machineNow();
-      states.forEach((state, i) => {
-        const key = this.#keys[i] as string;
-        if (heldByDead(state?.holder)) freedAt.set(key, null);
-        else if (freedAt.get(key) === null) freedAt.set(key, answeredAt);
-      });
-      const stillHeld = [...freedAt.values()].includes(null);
-      if ((!stillHeld && answeredAt - killedAt >= this.#settleMs) || answeredAt - killedAt >= this.#giveUpMs) break;
+      if (holds === undefined) {
+        holds = new Map(
+          states.flatMap((state) => (state != null && heldByDead(state) ? [[state.key, { token: state.fencingToken, freedAt: null }] as const] : [])),
+        );
+      }
+      for (const [i, key] of this.#keys.entries()) {
+        const hold = holds.get(key);
+        const state = states[i];
+        if (hold === undefined || hold.freedAt !== null || state === undefined) continue;
+        if (!heldByDead(state) || state?.fencingToken !== hold.token) hold.freedAt = answeredAt;
+      }
+      const stillHeld = [...holds.values()].some((hold) => hold.freedAt === null);
+      if (!stillHeld || answeredAt - killedAt >= this.#giveUpMs) break;
       await sleep(PROBE_INTERVAL_MS);
     }
-    const keys = [...freedAt].map(([key, at]) => ({ key, freedAt: at }));
+    const keys = [...holds].map(([key, { freedAt }]) => ({ key, freedAt }));
     this.#log.add({ type: "dead-holder-keys", at: killedAt, worker: worker.name, keys });
   }
 

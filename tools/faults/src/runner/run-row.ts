@@ -171,8 +171,7 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
     return worker;
   };
   const proxied = fault === "network-cut" ? await proxyEveryHost(fixture.url) : undefined;
-  const deadHolderProbe =
-    subject.primitive === "multi-key" ? await DeadHolderProbe.open(fixture.url, keys, log, fixture.ttlMs, 2 * deadHolderBoundMs(fixture)) : undefined;
+  const deadHolderProbe = subject.primitive === "multi-key" ? await DeadHolderProbe.open(fixture.url, keys, log, 2 * deadHolderBoundMs(fixture)) : undefined;
   try {
     const first = proxied === undefined ? undefined : await spawnWorker(proxied.url);
     await Promise.all(Array.from({ length: settings.workers - workers.length }, () => spawnWorker()));
