@@ -5,6 +5,13 @@ import type { FaultName } from "./matrix/fault-name.js";
 import { DEFAULT_ROW_SETTINGS } from "./runner/row-settings.js";
 import { runRow } from "./runner/run-row.js";
 
+/**
+ * The multi-key faults of the short form: `holder-sigstop`, which found the set's late signal on every backend (see
+ * docs/fault-matrix.md, 2026-11-28). Both rows of three backends added about 20 s to the faults project (57 s → 76 s);
+ * `holder-sigkill` runs in the long form.
+ */
+const SHORT_FORM_MULTI_KEY_FAULTS: readonly FaultName[] = ["holder-sigstop"];
+
 /** Options of {@link describeFaultMatrix}. */
 export interface ShortFormOptions {
   /** The faults to run for a backend, where not all that apply (`BACKEND_FAULTS`): to keep the CI run short. */
@@ -61,7 +68,7 @@ export function describeFaultMatrix(backends: readonly BackendName[], options: S
         });
       }
 
-      for (const fault of MULTI_KEY_FAULTS[backend] ?? []) {
+      for (const fault of (MULTI_KEY_FAULTS[backend] ?? []).filter((each) => SHORT_FORM_MULTI_KEY_FAULTS.includes(each))) {
         it(`multi-key sets, ${fault}: no violation (a key held twice unfenced, one held past a dead holder's lease, a starved waiter), no stuck locker, and sets taken again after the fault`, async () => {
           const fence = await fences.get(fixture.fence);
           const row = await runRow(fixture, fault, DEFAULT_ROW_SETTINGS, { primitive: "multi-key", fence });
