@@ -19,9 +19,14 @@ export class MultiLockHandle implements MultiLock {
     this.fencingTokens = new Map(locks.map((lock) => [lock.key, lock.fencingToken]));
   }
 
-  /** Made on first read: most callers of a short critical section never look at it. */
+  /**
+   * Made on first read: most callers of a short critical section never look at it. Every read reads each lock's signal,
+   * which checks that lock's deadline first: so the set's signal is aborted once any deadline passed, even when no
+   * deadline timer has run yet (right after a process pause).
+   */
   get signal(): AbortSignal {
-    this.#signal ??= this.locks.length === 1 ? (this.locks[0] as Lock).signal : AbortSignal.any(this.locks.map((lock) => lock.signal));
+    const signals = this.locks.map((lock) => lock.signal);
+    this.#signal ??= signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
     return this.#signal;
   }
 

@@ -38,6 +38,16 @@ describe("lease edges", () => {
     await provider.close();
   });
 
+  it("a multi-key set's signal reads as aborted once a lock's deadline passed, even before the deadline timer could run", async () => {
+    const provider = new DriverLockProvider(new MemoryLockDriver(new MemoryLockStore()));
+    const locks = await provider.acquireAll(["a", "b"], { ttlMs: 100, autoRenew: false });
+    expect(locks.signal.aborted).toBe(false);
+    freeze(150);
+    expect(locks.signal.aborted).toBe(true);
+    expect(LockError.is(locks.signal.reason, "LOCK_LOST")).toBe(true);
+    await provider.close();
+  });
+
   it("a grant already past its deadline is renewed before acquire hands it out", async () => {
     const store = new MemoryLockStore();
     const provider = new DriverLockProvider(new BackdatedGrantDriver(store, 5_000));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { cpus, release, type } from "node:os";
 import { parseArgs } from "node:util";
-import { BACKEND_NAMES, type BackendName, SEMAPHORE_FAULTS } from "../matrix/backend-fixture.js";
+import { BACKEND_NAMES, type BackendName, MULTI_KEY_FAULTS, SEMAPHORE_FAULTS } from "../matrix/backend-fixture.js";
 import { FAULT_NAMES, type FaultName } from "../matrix/fault-name.js";
 import { formatTable, rowName } from "../matrix/format-table.js";
 import { PRIMITIVES, type Primitive } from "../matrix/primitive.js";
@@ -12,7 +12,8 @@ const USAGE = `Usage: distlock-fault-matrix [--long] [--backend <name>]... [--fa
   --long       more workers, more injections per row (the documented run)
   --backend    ${BACKEND_NAMES.join(", ")} (default: all)
   --fault      ${FAULT_NAMES.join(", ")} (default: all that apply)
-  --primitive  ${PRIMITIVES.join(", ")} (default: both; semaphore rows run on ${Object.keys(SEMAPHORE_FAULTS).join(", ")})
+  --primitive  ${PRIMITIVES.join(", ")} (default: all; semaphore rows run on ${Object.keys(SEMAPHORE_FAULTS).join(", ")},
+               multi-key rows on ${Object.keys(MULTI_KEY_FAULTS).join(", ")})
 Prints the matrix as a Markdown table. A row that could not run (its servers did not start, its set-up or a fault's
 injection failed) is reported as a failed row with the reason, and the other rows still run. Exits 1 if any row has a
 violation or a worker failure or failed, 2 on a usage error.`;
@@ -57,7 +58,8 @@ async function main(): Promise<number> {
       ),
   });
   const machine = `${type()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? "unknown CPU"}, Node ${process.version}`;
-  const form = `${values.long ? "long" : "short"} form, ${settings.lockersPerWorker} lockers per worker process, semaphores of ${settings.semaphorePermits} permits`;
+  const sets = `multi-key sets of ${settings.keysPerSet.join("–")} of ${settings.multiKeys} keys`;
+  const form = `${values.long ? "long" : "short"} form, ${settings.lockersPerWorker} lockers per worker process, semaphores of ${settings.semaphorePermits} permits, ${sets}`;
   console.log(`Fault matrix (${form}), ${startedAt.toISOString()}, ${machine}\n`);
   console.log(formatTable(rows));
   return rows.some((row) => row.failure !== undefined || row.violations.length > 0 || row.workerFailures.length > 0) ? 1 : 0;

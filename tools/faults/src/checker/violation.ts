@@ -21,7 +21,9 @@ export type ViolationKind =
   /** A critical section ran past its validity deadline and no `LOCK_LOST` was signalled by its end. */
   | "unsignalled-loss"
   /** A waiter went without the key for longer than the liveness bound while the backend was up. */
-  | "starved-waiter";
+  | "starved-waiter"
+  /** The server showed a key held by a killed process longer after its death than its lease allows (multi-key rows). */
+  | "held-after-death";
 
 /** One violation found in a history. */
 export interface Violation {

@@ -4,7 +4,13 @@
  * `count` permits; tokens are decimal strings (bigints do not cross IPC as JSON).
  */
 export type HistoryEvent =
-  | { readonly type: "acquire-start"; readonly worker: string; readonly at: number }
+  | {
+      readonly type: "acquire-start";
+      readonly worker: string;
+      readonly at: number;
+      /** The keys of a multi-key set asked for, in the order asked; absent for the row's one key. */
+      readonly keys?: readonly string[];
+    }
   | { readonly type: "acquire-failed"; readonly worker: string; readonly at: number; readonly code: string }
   | {
       readonly type: "acquired";
@@ -15,6 +21,8 @@ export type HistoryEvent =
       readonly validUntil: number;
       /** Permits of a semaphore's grant; absent for a lock (one holder). */
       readonly count?: number;
+      /** The key of a multi-key set this token is for (one `acquired` per key of the set); absent for the row's one key. */
+      readonly key?: string;
     }
   | { readonly type: "valid"; readonly worker: string; readonly at: number; readonly hold: string; readonly validUntil: number }
   | { readonly type: "cs-start"; readonly worker: string; readonly at: number; readonly hold: string }
@@ -32,6 +40,8 @@ export type HistoryEvent =
       readonly seq: number;
       /** The write got no answer (server down or cut off), so it is not counted as accepted; the error's class. */
       readonly failure?: string;
+      /** The key of a multi-key set written (its own resource, with its own token); absent for the row's one key. */
+      readonly key?: string;
     }
   /**
    * A semaphore holder's work under its permits (a call the semaphore rations). It acts only while its permit's signal
@@ -44,7 +54,21 @@ export type HistoryEvent =
   | { readonly type: "lost"; readonly worker: string; readonly at: number; readonly hold: string; readonly code: string }
   | { readonly type: "worker-stopped"; readonly worker: string; readonly at: number }
   | { readonly type: "killed"; readonly worker: string; readonly at: number }
+  | DeadHolderKeysEvent
   | FaultEvent;
+
+/**
+ * The runner's probe of the holds a killed process had on the server when it died (`inspect` naming its holder label,
+ * with the hold's token), from the kill (`at`) on: when the server first no longer showed each of them, or `null` if it
+ * still did when the probe gave up.
+ */
+export interface DeadHolderKeysEvent {
+  readonly type: "dead-holder-keys";
+  readonly at: number;
+  /** The killed process. */
+  readonly worker: string;
+  readonly keys: readonly { readonly key: string; readonly freedAt: number | null }[];
+}
 
 /** Injected by the runner. `outage` faults make the backend unavailable to `scope` (a worker, or everyone). */
 export type FaultEvent =

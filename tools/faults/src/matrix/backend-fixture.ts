@@ -96,9 +96,25 @@ export const SEMAPHORE_FAULTS: Readonly<Partial<Record<BackendName, readonly Fau
   etcd: PROCESS_FAULTS,
 });
 
+/**
+ * The backends whose multi-key locks (`provider.acquireAll`) the matrix runs, and the faults of those rows (on the
+ * backend's own servers, TTL and URL): Redis on one server, etcd, PostgreSQL in table mode.
+ */
+export const MULTI_KEY_FAULTS: Readonly<Partial<Record<BackendName, readonly FaultName[]>>> = Object.freeze({
+  redis: PROCESS_FAULTS,
+  postgres: PROCESS_FAULTS,
+  etcd: PROCESS_FAULTS,
+});
+
+const FAULTS_BY_PRIMITIVE: Readonly<Record<Primitive, Readonly<Partial<Record<BackendName, readonly FaultName[]>>>>> = Object.freeze({
+  lock: BACKEND_FAULTS,
+  semaphore: SEMAPHORE_FAULTS,
+  "multi-key": MULTI_KEY_FAULTS,
+});
+
 /** The faults of a backend's rows of one primitive (none: the backend has no such rows). */
 export function faultsOf(backend: BackendName, primitive: Primitive): readonly FaultName[] {
-  return (primitive === "lock" ? BACKEND_FAULTS[backend] : SEMAPHORE_FAULTS[backend]) ?? [];
+  return FAULTS_BY_PRIMITIVE[primitive][backend] ?? [];
 }
 
 /**

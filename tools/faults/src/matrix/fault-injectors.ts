@@ -3,7 +3,7 @@ import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
 import { RedisKeyLayout } from "@distlock/redis/internal";
 import { type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { EVERYONE, type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
-import { markFault, nextHolder, permitsHeldByOthers, type RowRun } from "../runner/row-run.js";
+import { type Holder, markFault, nextHolder, permitsHeldByOthers, type RowRun } from "../runner/row-run.js";
 import type { FaultName } from "./fault-name.js";
 import { anyWriteLockKept } from "./sqlite-write-lock.js";
 
@@ -23,21 +23,28 @@ function required<T>(value: T | undefined, what: string): T {
 const holderSigkill: FaultInjector = async (run) => {
   const holder = required(await nextHolder(run), "no worker entered a critical section within 10 s");
   const scope = { outage: false, scope: holder.worker.name };
-  markFault(run, "holder-sigkill", "fault", scope);
+  const killedAt = markFault(run, "holder-sigkill", "fault", scope);
   holder.worker.kill();
   markFault(run, "holder-sigkill", "fault-end", scope);
-  await run.spawnWorker();
+  await Promise.all([run.spawnWorker(), run.deadHolderProbe?.watch(holder.worker, killedAt)]);
 };
 
-type Holder = NonNullable<Awaited<ReturnType<typeof nextHolder>>>;
-
 /**
- * When a paused holder has been overtaken. A lock's: another holder wrote with a larger token (so the paused one's next
- * write is stale). A semaphore's: once its lease ran out, other processes were granted every permit at once (so the
- * paused one's permits went to others).
+ * When a paused holder has been overtaken. A lock's: on each of its keys another holder wrote with a larger token (so
+ * the paused one's next writes are stale). A semaphore's: once its lease ran out, other processes were granted every
+ * permit at once (so the paused one's permits went to others).
  */
 function overtaken(run: RowRun, holder: Holder): (event: HistoryEvent) => boolean {
-  if (run.primitive === "lock") return (event) => event.type === "write" && event.accepted && event.hold !== holder.hold && BigInt(event.token) > holder.token;
+  if (run.primitive !== "semaphore") {
+    const notYet = new Map(holder.tokens);
+    return (event) => {
+      if (event.type === "write" && event.accepted && event.hold !== holder.hold) {
+        const mine = notYet.get(event.key);
+        if (mine !== undefined && BigInt(event.token) > mine) notYet.delete(event.key);
+      }
+      return notYet.size === 0;
+    };
+  }
   const deadline = run.log.events.reduce(
     (latest, event) => ((event.type === "acquired" || event.type === "valid") && event.hold === holder.hold ? Math.max(latest, event.validUntil) : latest),
     0,

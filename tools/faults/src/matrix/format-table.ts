@@ -1,4 +1,4 @@
-import type { RowResult, SemaphoreRowStats } from "../runner/row-result.js";
+import type { MultiKeyRowStats, RowResult, SemaphoreRowStats } from "../runner/row-result.js";
 
 const LOCK_HEADER = [
   "backend",
@@ -29,9 +29,26 @@ const SEMAPHORE_HEADER = [
   "row time (s)",
 ];
 
-/** A row's name in messages: `redis / holder-sigkill`, `redis semaphore / holder-sigkill`. */
+const MULTI_KEY_HEADER = [
+  "backend",
+  "fault",
+  "keys (per set)",
+  "workers",
+  "sets taken",
+  "faults injected",
+  "writes ok / rejected / failed",
+  "stale writes",
+  "stale accepted",
+  "stuck lockers",
+  "held after death (ms)",
+  "violations",
+  "recovery (ms)",
+  "row time (s)",
+];
+
+/** A row's name in messages: `redis / holder-sigkill`, `redis semaphore / holder-sigkill`, `redis multi-key / holder-sigkill`. */
 export function rowName(row: RowResult): string {
-  return `${row.backend}${row.primitive === "lock" ? "" : " semaphore"} / ${row.fault}`;
+  return `${row.backend}${row.primitive === "lock" ? "" : ` ${row.primitive}`} / ${row.fault}`;
 }
 
 /** The cells every table ends with. */
@@ -49,17 +66,30 @@ function failedCells(row: RowResult, header: readonly string[]): (string | numbe
   return [row.backend, row.fault, ...Array.from({ length: counts }, () => "—"), "**failed**", "—", (row.durationMs / 1_000).toFixed(1)];
 }
 
+/** The write counts of a row whose holders write: ok / rejected / failed, stale, stale accepted. */
+const writeCells = (row: RowResult): (string | number)[] => [
+  `${row.writesAccepted} / ${row.writesRejected} / ${row.writesFailed}`,
+  row.staleWrites,
+  row.staleWritesAccepted,
+];
+
 function lockCells(row: RowResult): (string | number)[] {
   if (row.failure !== undefined) return failedCells(row, LOCK_HEADER);
+  return [row.backend, row.fault, row.workers, row.operations, row.faultsInjected, ...writeCells(row), ...outcome(row)];
+}
+
+function multiKeyCells(row: RowResult, multiKey: MultiKeyRowStats): (string | number)[] {
+  const [min, max] = multiKey.keysPerSet;
   return [
     row.backend,
     row.fault,
+    `${multiKey.keys} (${min}–${max})`,
     row.workers,
     row.operations,
     row.faultsInjected,
-    `${row.writesAccepted} / ${row.writesRejected} / ${row.writesFailed}`,
-    row.staleWrites,
-    row.staleWritesAccepted,
+    ...writeCells(row),
+    multiKey.stuckLockers,
+    multiKey.longestHeldAfterDeathMs === null ? "—" : Math.round(multiKey.longestHeldAfterDeathMs),
     ...outcome(row),
   ];
 }
@@ -85,15 +115,22 @@ function table(header: readonly string[], rows: readonly (string | number)[][]):
 }
 
 /**
- * The matrix as Markdown: a table of the lock rows, one of the semaphore rows (each only if it has rows); rows that
- * failed to run, violations, fenced overlaps and worker failures are listed below.
+ * The matrix as Markdown: a table of the lock rows, one of the semaphore rows, one of the multi-key rows (each only if
+ * it has rows); rows that failed to run, violations, fenced overlaps and worker failures are listed below.
  */
 export function formatTable(rows: readonly RowResult[]): string {
   const lockRows = rows.filter((row) => row.primitive === "lock").map(lockCells);
   const semaphoreRows = rows
     .filter((row) => row.primitive === "semaphore")
     .map((row) => (row.semaphore === undefined ? failedCells(row, SEMAPHORE_HEADER) : semaphoreCells(row, row.semaphore)));
-  const tables = [lockRows.length === 0 ? [] : table(LOCK_HEADER, lockRows), semaphoreRows.length === 0 ? [] : table(SEMAPHORE_HEADER, semaphoreRows)]
+  const multiKeyRows = rows
+    .filter((row) => row.primitive === "multi-key")
+    .map((row) => (row.multiKey === undefined ? failedCells(row, MULTI_KEY_HEADER) : multiKeyCells(row, row.multiKey)));
+  const tables = [
+    lockRows.length === 0 ? [] : table(LOCK_HEADER, lockRows),
+    semaphoreRows.length === 0 ? [] : table(SEMAPHORE_HEADER, semaphoreRows),
+    multiKeyRows.length === 0 ? [] : table(MULTI_KEY_HEADER, multiKeyRows),
+  ]
     .filter((lines) => lines.length > 0)
     .map((lines) => lines.join("\n"));
   const problems = rows.flatMap((row) => {

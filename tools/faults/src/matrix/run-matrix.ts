@@ -13,7 +13,10 @@ export interface MatrixOptions {
   readonly backends: readonly BackendName[];
   /** Only these faults (each backend still runs only the faults that apply to it). @default every fault */
   readonly faults?: readonly FaultName[];
-  /** Only the rows of these primitives (semaphore rows exist only where `SEMAPHORE_FAULTS` lists the backend). @default both */
+  /**
+   * Only the rows of these primitives (semaphore and multi-key rows exist only where `SEMAPHORE_FAULTS` and
+   * `MULTI_KEY_FAULTS` list the backend). @default all
+   */
   readonly primitives?: readonly Primitive[];
   readonly settings: RowSettings;
   /** Called after each row, a failed one too. */
@@ -52,7 +55,8 @@ function failedRow(backend: BackendName, fault: FaultName, primitive: Primitive,
 
 /**
  * Runs the matrix backend by backend, each on fresh servers (started only if it has rows to run): its lock rows, then
- * its semaphore rows; each kind of fenced resource has its own server for the whole run, started on a lock row's first use.
+ * its semaphore rows, then its multi-key rows; each kind of fenced resource has its own server for the whole run,
+ * started on a lock or multi-key row's first use.
  *
  * A row that cannot run to its end (its servers do not start, its set-up or a fault's injection throws) is a failed row
  * with its reason (`RowResult.failure`), and the matrix goes on: the backend's next row gets fresh servers (the failed
@@ -76,7 +80,7 @@ export async function runMatrix(options: MatrixOptions): Promise<RowResult[]> {
         try {
           fixture ??= await startBackend(backend);
           stage = "the fenced resource's server did not start";
-          const subject: RowSubject = primitive === "lock" ? { primitive, fence: await fences.get(fixture.fence) } : { primitive };
+          const subject: RowSubject = primitive === "semaphore" ? { primitive } : { primitive, fence: await fences.get(fixture.fence) };
           stage = "it stopped";
           row = await runRow(fixture, fault, options.settings, subject);
         } catch (error) {

@@ -14,6 +14,18 @@ export interface SemaphoreRowStats {
   readonly peakHeld: number;
 }
 
+/** What a multi-key row adds to its result. */
+export interface MultiKeyRowStats {
+  /** Shared keys the sets are drawn from. */
+  readonly keys: number;
+  /** Keys per set: [min, max]. */
+  readonly keysPerSet: readonly [number, number];
+  /** Lockers that did not finish when told to stop (killed processes apart): a deadlock would leave some. */
+  readonly stuckLockers: number;
+  /** The longest the server showed a killed process's key still held by it after its death; null without a kill, or if a probe gave up. */
+  readonly longestHeldAfterDeathMs: number | null;
+}
+
 /** One row of the fault matrix. */
 export interface RowResult {
   readonly backend: string;
@@ -45,6 +57,8 @@ export interface RowResult {
   readonly workerFailures: readonly string[];
   /** Set on a semaphore row that ran (whose holders do not write: every `writes…` count is 0). */
   readonly semaphore?: SemaphoreRowStats;
+  /** Set on a multi-key row that ran (`operations` counts its sets, `writes…` every key's writes). */
+  readonly multiKey?: MultiKeyRowStats;
   /**
    * Set on a row that could not run to its end: its servers did not start, or its set-up, a fault's injection or the
    * wait for the key to be acquired again threw. Says why, in one line. Its counts are zero and no history was checked:

@@ -2,6 +2,7 @@ import type { TcpProxy } from "@distlock/test-servers";
 import { type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import type { Primitive } from "../matrix/primitive.js";
+import type { DeadHolderProbe } from "./dead-holder-probe.js";
 import type { HistoryLog } from "./history-log.js";
 import type { RowSettings } from "./row-settings.js";
 import type { WorkerProcess } from "./worker-process.js";
@@ -13,10 +14,12 @@ export interface RowRun {
   readonly fixture: BackendFixture;
   readonly settings: RowSettings;
   readonly log: HistoryLog;
-  /** What the workers contend for: `key` as a lock, or as a semaphore of `settings.semaphorePermits`. */
+  /** What the workers contend for: `key` as a lock, as a semaphore of `settings.semaphorePermits`, or sets of `keys`. */
   readonly primitive: Primitive;
-  /** The key the workers contend for (the semaphore's name). */
+  /** The key the workers contend for (the semaphore's name; the prefix of a multi-key row's keys). */
   readonly key: string;
+  /** Watches how long a killed holder's keys stay held on the server (multi-key rows). */
+  readonly deadHolderProbe?: DeadHolderProbe;
   /** Every worker started so far, killed ones included. */
   readonly workers: readonly WorkerProcess[];
   /** The worker that talks to the backend through `proxies` (network-cut rows only). */
@@ -36,11 +39,18 @@ export function markFault(run: RowRun, fault: string, phase: "fault" | "fault-en
   return at;
 }
 
+/** A holder a fault is injected into: its process, its hold, and its tokens by key (`undefined`: the row's one key). */
+export interface Holder {
+  readonly worker: WorkerProcess;
+  readonly hold: string;
+  readonly tokens: ReadonlyMap<string | undefined, bigint>;
+}
+
 /**
- * The next critical section a live, direct (not proxied) worker enters, with its token. On a semaphore row, one of the
+ * The next critical section a live, direct (not proxied) worker enters, with its tokens. On a semaphore row, one of the
  * largest grants: a fault to its holder strands most permits, so the others can go on only once those are freed.
  */
-export async function nextHolder(run: RowRun, timeoutMs = 10_000): Promise<{ worker: WorkerProcess; hold: string; token: bigint } | undefined> {
+export async function nextHolder(run: RowRun, timeoutMs = 10_000): Promise<Holder | undefined> {
   const eligible = (locker: string) => run.workers.find((w) => w.name === processOf(locker) && w.alive && w !== run.proxied?.worker);
   const acquiredOf = (hold: string) => run.log.events.findLast((event): event is Of<"acquired"> => event.type === "acquired" && event.hold === hold);
   const largest = run.primitive === "semaphore" ? Math.max(...run.settings.permitCounts) : 1;
@@ -52,7 +62,10 @@ export async function nextHolder(run: RowRun, timeoutMs = 10_000): Promise<{ wor
   const acquired = acquiredOf(start.hold);
   const worker = eligible(start.worker);
   if (acquired === undefined || worker === undefined) return undefined;
-  return { worker, hold: start.hold, token: BigInt(acquired.token) };
+  const tokens = new Map(
+    run.log.events.flatMap((event) => (event.type === "acquired" && event.hold === start.hold ? [[event.key, BigInt(event.token)] as const] : [])),
+  );
+  return { worker, hold: start.hold, tokens };
 }
 
 /**

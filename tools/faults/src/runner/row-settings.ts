@@ -23,6 +23,10 @@ export interface RowSettings {
    * one process's lockers can hold them all, and a grant of 2 waits while only 1 is free. @default [1, 2]
    */
   permitCounts: readonly number[];
+  /** Shared lock keys of a multi-key row. @default 4 */
+  multiKeys: number;
+  /** A multi-key row's lockers each time take a set of this many of its keys, the size drawn at random in [min, max]. @default [2, 3] */
+  keysPerSet: readonly [number, number];
 }
 
 export const DEFAULT_ROW_SETTINGS: Readonly<RowSettings> = Object.freeze({
@@ -36,6 +40,8 @@ export const DEFAULT_ROW_SETTINGS: Readonly<RowSettings> = Object.freeze({
   lockersPerWorker: 2,
   semaphorePermits: 3,
   permitCounts: [1, 2] as const,
+  multiKeys: 4,
+  keysPerSet: [2, 3] as const,
 });
 
 /** The long form (`--long`): more workers, more injections, longer runs. */

@@ -2,21 +2,27 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { checkHistory, peakPermitsHeld } from "../checker/check-history.js";
+import { checkMultiKeyHistory } from "../checker/check-multi-key.js";
+import { longestHeldAfterDeath } from "../checker/held-after-death.js";
 import type { Violation } from "../checker/violation.js";
 import type { FenceServer } from "../fence/fenced-resource.js";
-import { type HistoryEvent, machineNow } from "../history/history-event.js";
+import { type HistoryEvent, lockerName, machineNow } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import { FAULT_INJECTORS } from "../matrix/fault-injectors.js";
 import type { FaultName } from "../matrix/fault-name.js";
 import type { WorkerSubject } from "../worker/worker-protocol.js";
+import { DeadHolderProbe } from "./dead-holder-probe.js";
 import { HistoryLog } from "./history-log.js";
-import type { RowResult, SemaphoreRowStats } from "./row-result.js";
+import type { MultiKeyRowStats, RowResult, SemaphoreRowStats } from "./row-result.js";
 import type { RowRun } from "./row-run.js";
 import type { RowSettings } from "./row-settings.js";
 import { WorkerProcess } from "./worker-process.js";
 
-/** What a row's workers contend for: a lock key whose holders write to `fence`, or a semaphore (as `RowSettings` shapes it). */
-export type RowSubject = { readonly primitive: "lock"; readonly fence: FenceServer } | { readonly primitive: "semaphore" };
+/**
+ * What a row's workers contend for: a lock key, or sets of lock keys (as `RowSettings` shapes them), whose holders write
+ * to each key's resource on `fence`; or a semaphore (as `RowSettings` shapes it).
+ */
+export type RowSubject = { readonly primitive: "lock" | "multi-key"; readonly fence: FenceServer } | { readonly primitive: "semaphore" };
 
 /** The SQLite file of a lock row's fenced resource, if it is one. */
 function sqliteFileOf(subject: WorkerSubject): string | undefined {
@@ -25,6 +31,9 @@ function sqliteFileOf(subject: WorkerSubject): string | undefined {
 
 /** How long a row waits for the first acquisition and for recovery after each fault. */
 const PROGRESS_TIMEOUT_MS = 20_000;
+
+/** What a killed holder's key may stay held past its lease on the server: its expiry (etcd revokes expired leases in a sweep). */
+const DEAD_HOLDER_EXPIRY_SLACK_MS = 1_000;
 
 /** Puts a proxy in front of every 127.0.0.1 host of `url`; returns the rewritten URL. */
 async function proxyEveryHost(url: string): Promise<{ url: string; proxies: TcpProxy[] }> {
@@ -55,6 +64,25 @@ function semaphoreStats(settings: RowSettings, events: readonly HistoryEvent[]):
   };
 }
 
+/** A multi-key row's lockers that did not finish when told to stop (a deadlocked one would not), killed processes apart. */
+function stuckLockers(run: RowRun, events: readonly HistoryEvent[]): number {
+  const killed = new Set(events.flatMap((event) => (event.type === "killed" ? [event.worker] : [])));
+  const stopped = new Set(events.flatMap((event) => (event.type === "worker-stopped" ? [event.worker] : [])));
+  const lockers = run.workers
+    .filter((worker) => !killed.has(worker.name))
+    .flatMap((worker) => Array.from({ length: run.settings.lockersPerWorker }, (_, i) => lockerName(worker.name, i)));
+  return lockers.filter((locker) => !stopped.has(locker)).length;
+}
+
+function multiKeyStats(run: RowRun, events: readonly HistoryEvent[]): MultiKeyRowStats {
+  return {
+    keys: run.settings.multiKeys,
+    keysPerSet: run.settings.keysPerSet,
+    stuckLockers: stuckLockers(run, events),
+    longestHeldAfterDeathMs: longestHeldAfterDeath(events),
+  };
+}
+
 function summarise(
   fixture: BackendFixture,
   fault: FaultName,
@@ -63,6 +91,8 @@ function summarise(
   events: readonly HistoryEvent[],
 ): Omit<RowResult, "violations" | "fencedOverlaps"> {
   const acquired = events.filter((event) => event.type === "acquired");
+  // A multi-key grant is one `acquired` per key of its set.
+  const operations = new Set(acquired.map((event) => event.hold)).size;
   // Only the row's own fault: an injector may also mark the conditions it set up (a lagging replica).
   const faults = events.filter((event) => event.type === "fault" && event.fault === fault);
   const writes = events.flatMap((event) => (event.type === "write" ? [event] : []));
@@ -73,7 +103,7 @@ function summarise(
     fault,
     primitive: run.primitive,
     workers: run.workers.length,
-    operations: acquired.length,
+    operations,
     faultsInjected: faults.length,
     writesAccepted: writes.filter((w) => w.accepted).length,
     writesRejected: writes.filter((w) => !w.accepted && w.failure === undefined).length,
@@ -84,23 +114,44 @@ function summarise(
     durationMs: machineNow() - startedAt,
     workerFailures: run.workers.flatMap((w) => (w.failure === undefined ? [] : [`${w.name}: ${w.failure}`])),
     ...(run.primitive === "semaphore" ? { semaphore: semaphoreStats(run.settings, events) } : {}),
+    ...(run.primitive === "multi-key" ? { multiKey: multiKeyStats(run, events) } : {}),
   };
 }
 
+/** What the workers of a row are told to contend for. */
+function workerSubjectOf(subject: RowSubject, settings: RowSettings, keys: readonly string[]): WorkerSubject {
+  switch (subject.primitive) {
+    case "lock":
+      return { kind: "lock", fence: subject.fence.target };
+    case "multi-key":
+      return { kind: "multi-key", fence: subject.fence.target, keys, setSize: settings.keysPerSet };
+    case "semaphore":
+      return { kind: "semaphore", permits: settings.semaphorePermits, counts: settings.permitCounts };
+  }
+}
+
+/** The row's history checked as its subject's: a lock's, a semaphore's, or a multi-key row's `keys`. */
+function checkRow(fixture: BackendFixture, subject: RowSubject, settings: RowSettings, keys: readonly string[], events: readonly HistoryEvent[]): Violation[] {
+  const livenessBoundMs = settings.livenessBoundMs;
+  if (subject.primitive === "multi-key") return checkMultiKeyHistory(events, { livenessBoundMs, keys, deadHolderBoundMs: deadHolderBoundMs(fixture) });
+  const semaphore = subject.primitive === "semaphore" ? { semaphore: { permits: settings.semaphorePermits } } : {};
+  return checkHistory(events, { livenessBoundMs, ...semaphore });
+}
+
+const deadHolderBoundMs = (fixture: BackendFixture) => fixture.ttlMs + DEAD_HOLDER_EXPIRY_SLACK_MS;
+
 /**
- * Runs one row: workers contend for a fresh key while `fault` is injected, a lock's holders writing to that key's
- * resource on `subject.fence` (the server of `fixture.fence`), a semaphore's acting under their permits; the history is
- * then checked.
+ * Runs one row: workers contend for a fresh key (or sets of a few fresh keys) while `fault` is injected, a lock's
+ * holders writing to each key's resource on `subject.fence` (the server of `fixture.fence`), a semaphore's acting under
+ * their permits; the history is then checked.
  */
 export async function runRow(fixture: BackendFixture, fault: FaultName, settings: RowSettings, subject: RowSubject): Promise<RowResult> {
   const startedAt = machineNow();
   const log = new HistoryLog();
   const key = `faults-${subject.primitive}-${fault}-${randomUUID()}`;
-  if (subject.primitive === "lock") await subject.fence.prepare(key);
-  const workerSubject: WorkerSubject =
-    subject.primitive === "lock"
-      ? { kind: "lock", fence: subject.fence.target }
-      : { kind: "semaphore", permits: settings.semaphorePermits, counts: settings.permitCounts };
+  const keys = subject.primitive === "multi-key" ? Array.from({ length: settings.multiKeys }, (_, i) => `${key}/${i}`) : [key];
+  if (subject.primitive !== "semaphore") for (const each of keys) await subject.fence.prepare(each);
+  const workerSubject = workerSubjectOf(subject, settings, keys);
   const workers: WorkerProcess[] = [];
   const task = (url: string) => ({
     worker: `w${workers.length}`,
@@ -120,6 +171,7 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
     return worker;
   };
   const proxied = fault === "network-cut" ? await proxyEveryHost(fixture.url) : undefined;
+  const deadHolderProbe = subject.primitive === "multi-key" ? await DeadHolderProbe.open(fixture.url, keys, log, 2 * deadHolderBoundMs(fixture)) : undefined;
   try {
     const first = proxied === undefined ? undefined : await spawnWorker(proxied.url);
     await Promise.all(Array.from({ length: settings.workers - workers.length }, () => spawnWorker()));
@@ -132,6 +184,7 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
       workers,
       spawnWorker: () => spawnWorker(),
       embeddedFiles: [fixture.embeddedFile, sqliteFileOf(workerSubject)].filter((file): file is string => file !== undefined),
+      ...(deadHolderProbe === undefined ? {} : { deadHolderProbe }),
       ...(first === undefined || proxied === undefined ? {} : { proxied: { worker: first, proxies: proxied.proxies } }),
     };
     await log.next((event) => event.type === "acquired", PROGRESS_TIMEOUT_MS);
@@ -142,11 +195,10 @@ export async function runRow(fixture: BackendFixture, fault: FaultName, settings
       await sleep(settings.gapMs);
     }
     await Promise.all(workers.map((worker) => worker.stop()));
-    const semaphore = subject.primitive === "semaphore" ? { semaphore: { permits: settings.semaphorePermits } } : {};
-    const found = checkHistory(log.events, { livenessBoundMs: settings.livenessBoundMs, ...semaphore });
+    const found = checkRow(fixture, subject, settings, keys, log.events);
     return { ...summarise(fixture, fault, run, startedAt, log.events), ...separateFencedOverlaps(fixture, subject, found) };
   } finally {
     await Promise.allSettled(workers.map((worker) => worker.stop()));
-    await Promise.allSettled((proxied?.proxies ?? []).map((proxy) => proxy.close()));
+    await Promise.allSettled([...(proxied?.proxies ?? []).map((proxy) => proxy.close()), deadHolderProbe?.close()]);
   }
 }

@@ -4,12 +4,13 @@ import type { FencedResource } from "../fence/fenced-resource.js";
 import { openFencedResource } from "../fence/open-fenced-resource.js";
 import { lockerName, machineNow, toMachineTime } from "../history/history-event.js";
 import { goOn, holdOn, running, whileHeldOn } from "./held-on.js";
-import { type Held, type LockerRounds, lockRounds, permitRounds } from "./locker-rounds.js";
+import { type Held, type LockerRounds, lockRounds, multiKeyRounds, permitRounds } from "./locker-rounds.js";
 import { codeOf, record, send } from "./parent-link.js";
 import type { ParentMessage, WorkerTask } from "./worker-protocol.js";
 
-// A fault worker: takes one key (a lock, or permits of a semaphore) in a loop until told to stop; each critical section
-// works in two steps, a random time apart (see locker-rounds.ts), and every step goes to the parent as a history event.
+// A fault worker: takes one key (a lock, or permits of a semaphore) or a set of keys in a loop until told to stop; each
+// critical section works in two steps, a random time apart (see locker-rounds.ts), and every step goes to the parent as
+// a history event.
 
 const stopping = new AbortController();
 const RELEASE_RETRY_MS = 100;
@@ -61,10 +62,11 @@ async function release(task: WorkerTask, held: Held, hold: string): Promise<void
 
 async function loop(task: WorkerTask, rounds: LockerRounds): Promise<void> {
   for (let n = 0; !stopping.signal.aborted; n++) {
-    record({ type: "acquire-start", worker: task.worker, at: machineNow() });
+    const keys = rounds.ask?.();
+    record({ type: "acquire-start", worker: task.worker, at: machineNow(), ...(keys === undefined ? {} : { keys }) });
     let held: Held;
     try {
-      held = await rounds.take(stopping.signal);
+      held = await rounds.take(stopping.signal, keys);
     } catch (error) {
       if (stopping.signal.aborted) break;
       record({ type: "acquire-failed", worker: task.worker, at: machineNow(), code: codeOf(error) });
@@ -72,26 +74,29 @@ async function loop(task: WorkerTask, rounds: LockerRounds): Promise<void> {
       continue;
     }
     const hold = `${task.worker}#${n}`;
-    const token = String(held.fencingToken);
     const count = held.count === undefined ? {} : { count: held.count };
-    record({ type: "acquired", worker: task.worker, at: machineNow(), hold, token, validUntil: toMachineTime(held.validUntil), ...count });
+    const at = machineNow();
+    const validUntil = toMachineTime(held.validUntil);
+    for (const { key, token } of rounds.tokens(held)) {
+      record({ type: "acquired", worker: task.worker, at, hold, token, validUntil, ...count, ...(key === undefined ? {} : { key }) });
+    }
     await criticalSection(task, rounds, held, hold);
     await release(task, held, hold);
     await sleep(task.thinkMs);
   }
 }
 
-/** The rounds of the process's `index`th locker, on the process's one provider (and fenced resource, for a lock). */
+/** The rounds of the process's `index`th locker, on the process's one provider (and fenced resource, for locks). */
 function roundsOf(task: WorkerTask, provider: LockProvider, fence: FencedResource | undefined, index: number): LockerRounds {
   const { subject } = task;
   if (subject.kind === "semaphore") return permitRounds(task, provider, subject.permits, subject.counts[index % subject.counts.length] ?? 1);
   if (fence === undefined) throw new Error("a lock's rounds need the fenced resource");
-  return lockRounds(task, provider, fence);
+  return subject.kind === "lock" ? lockRounds(task, provider, fence) : multiKeyRounds(task, provider, fence, subject.keys, subject.setSize);
 }
 
 async function run(task: WorkerTask): Promise<void> {
   const provider = await createLockProvider(task.url);
-  const fence = task.subject.kind === "lock" ? await openFencedResource(task.subject.fence, task.url) : undefined;
+  const fence = task.subject.kind === "semaphore" ? undefined : await openFencedResource(task.subject.fence, task.url);
   try {
     // Lockers of one process contend on its one provider too, so a backend's in-process hand-offs meet the faults.
     await Promise.all(

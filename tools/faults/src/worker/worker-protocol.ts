@@ -2,12 +2,15 @@ import type { FenceTarget } from "../fence/fenced-resource.js";
 import type { HistoryEvent } from "../history/history-event.js";
 
 /**
- * What a worker's lockers contend for: `key` as a lock, each critical section writing to a fenced resource; or `key`
- * as a counting semaphore of `permits`, locker `i` asking for `counts[i % counts.length]` of them each time.
+ * What a worker's lockers contend for: `key` as a lock, each critical section writing to a fenced resource; `key`
+ * as a counting semaphore of `permits`, locker `i` asking for `counts[i % counts.length]` of them each time; or sets of
+ * `keys` taken with `acquireAll`, each of `setSize` keys (drawn in [min, max]) picked at random and asked for in a
+ * random order, each critical section writing to every key's own fenced resource.
  */
 export type WorkerSubject =
   | { readonly kind: "lock"; readonly fence: FenceTarget }
-  | { readonly kind: "semaphore"; readonly permits: number; readonly counts: readonly number[] };
+  | { readonly kind: "semaphore"; readonly permits: number; readonly counts: readonly number[] }
+  | { readonly kind: "multi-key"; readonly fence: FenceTarget; readonly keys: readonly string[]; readonly setSize: readonly [number, number] };
 
 /** What a fault worker is asked to do. */
 export interface WorkerTask {
