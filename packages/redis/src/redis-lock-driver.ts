@@ -132,8 +132,18 @@ export class RedisLockDriver implements LockDriver {
    */
   async releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
     const cohorts = this.#cohorts;
-    if (cohorts === undefined || !keys.some((key) => cohorts.holds(key, ownerSecret))) return this.#keySets.releaseAll(keys, ownerSecret);
-    return Promise.all(keys.map((key) => this.release(key, ownerSecret)));
+    const throughCohorts = cohorts === undefined ? [] : keys.filter((key) => cohorts.holds(key, ownerSecret));
+    if (throughCohorts.length === 0) return this.#keySets.releaseAll(keys, ownerSecret);
+    // A key a set waited for alone came through the line, and so as a cohort's hold: it goes back that way.
+    const rest = keys.filter((key) => !throughCohorts.includes(key));
+    const [single, together] = await Promise.all([
+      Promise.all(throughCohorts.map((key) => this.release(key, ownerSecret))),
+      rest.length === 0 ? [] : this.#keySets.releaseAll(rest, ownerSecret),
+    ]);
+    return keys.map((key) => {
+      const cohortIndex = throughCohorts.indexOf(key);
+      return cohortIndex >= 0 ? (single[cohortIndex] as { held: boolean; holdCount: number }) : (together[rest.indexOf(key)] as { held: boolean; holdCount: number });
+    });
   }
 
   /** Extends leases; a cohort's holder renews the cohort's server hold. */
