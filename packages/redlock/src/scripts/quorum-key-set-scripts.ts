@@ -1,5 +1,5 @@
 import { HOLD_FUNCTIONS, RedisScript } from "@distlock/redis/internal";
-import { AT_LEAST, QUEUE_FUNCTIONS } from "./quorum-lock-scripts.js";
+import { AT_LEAST, QUEUE_FUNCTIONS, REENTER_HOLD } from "./quorum-lock-scripts.js";
 
 /**
  * One node's vote on every key of a set for one owner, all or none: KEYS are the keys' hash tags, ARGV owner secret,
@@ -16,15 +16,9 @@ export const QUORUM_ACQUIRE_ALL_SCRIPT = new RedisScript(
   `local secret, holder, ttl, proposed = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local free = true
 for _, tag in ipairs(KEYS) do
-  if redis.call("EXISTS", tag .. ":lock", tag .. ":queue") ~= 0 then
-    free = false
-    break
-  end
   local last = proposed ~= "" and redis.call("GET", tag .. ":fence")
-  if last and (#last > #proposed or (#last == #proposed and last >= proposed)) then
-    free = false
-    break
-  end
+  free = redis.call("EXISTS", tag .. ":lock", tag .. ":queue") == 0 and not (last and (#last > #proposed or (#last == #proposed and last >= proposed)))
+  if not free then break end
 end
 if free then
   local value = #secret .. " " .. secret .. "1 " .. proposed .. " " .. holder
@@ -34,7 +28,7 @@ if free then
   end
   return 1
 end
-${QUEUE_FUNCTIONS}${HOLD_FUNCTIONS}${AT_LEAST}
+${QUEUE_FUNCTIONS}${HOLD_FUNCTIONS}${AT_LEAST}${REENTER_HOLD}
 local lease = tonumber(ttl)
 local again, outdated = {}, false
 for i, tag in ipairs(KEYS) do
@@ -60,13 +54,7 @@ for i, tag in ipairs(KEYS) do
   local lock = tag .. ":lock"
   if again[i] then
     local _, count, token, label = read_hold(redis.call("GET", lock))
-    redis.call("SET", lock, hold_value(secret, count + 1, token, label), "KEEPTTL")
-    local left = redis.call("PTTL", lock)
-    if left < lease then
-      redis.call("PEXPIRE", lock, lease)
-      left = lease
-    end
-    grants[i + 1] = {token, count + 1, left}
+    grants[i + 1] = {token, count + 1, reenter(lock, secret, count, token, label, lease)}
   else
     if proposed ~= "" then redis.call("SET", tag .. ":fence", proposed) end
     redis.call("SET", lock, hold_value(secret, 1, proposed, holder), "PX", lease)
