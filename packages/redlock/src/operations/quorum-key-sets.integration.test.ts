@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { LockError, LockErrorCode } from "@distlock/core";
 import { parseStoredHold, storedHold } from "@distlock/redis/internal";
 import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
@@ -11,10 +12,13 @@ afterAll(() => group.close());
 const servers = group.servers as RedisServer[];
 
 const providers: RedlockLockProvider[] = [];
-afterEach(() => Promise.allSettled(providers.splice(0).map((p) => p.close())));
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.start()));
+  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
+});
 
 function provider(): RedlockLockProvider {
-  const created = new RedlockLockProvider({ url: group.url });
+  const created = new RedlockLockProvider({ url: group.url, nodeTimeoutMs: 200, connectTimeoutMs: 500 });
   providers.push(created);
   return created;
 }
@@ -101,5 +105,21 @@ describe("multi-key sets on a Redlock quorum", () => {
     );
     expect(await provider().tryAcquireAll(keys, TTL)).toBeNull();
     for (const key of keys) expect(await storedHolds(key)).toEqual([null, null, null, null, null]);
+  });
+
+  it("keeps Redlock's quorum: with 2 of 5 nodes killed a set is held on the other 3; with 3 killed it is QUORUM_NOT_REACHED and leaves nothing", async () => {
+    const locks = provider();
+    await warmUp(locks);
+    const keys = keySet("faults", 3);
+    await Promise.all([servers[3]?.kill(), servers[4]?.kill()]);
+    const set = await locks.acquireAll(keys, TTL);
+    for (const lock of set.locks) expect((await locks.inspect(lock.key))?.fencingToken).toBe(lock.fencingToken);
+    await set.release();
+    await servers[2]?.kill();
+    const error = await locks.tryAcquireAll(keys, TTL).catch((failure: unknown) => failure);
+    expect(LockError.is(error, LockErrorCode.QuorumNotReached), String(error)).toBe(true);
+    for (const server of servers.slice(0, 2)) {
+      for (const key of keys) expect(await server.command("EXISTS", `${tag(key)}:lock`), key).toBe(0);
+    }
   });
 });
