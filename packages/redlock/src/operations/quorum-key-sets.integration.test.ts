@@ -1,27 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { LockError, LockErrorCode } from "@distlock/core";
 import { parseStoredHold, storedHold } from "@distlock/redis/internal";
-import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { RedlockLockProvider } from "../redlock-lock-provider.js";
+import type { RedisServer } from "@distlock/test-servers";
+import { describe, expect, it, vi } from "vitest";
+import { fiveMasters } from "../../test/five-masters.js";
+import type { RedlockLockProvider } from "../redlock-lock-provider.js";
 
 const TTL = { ttlMs: 10_000, autoRenew: false };
 
-const group = await startRedisGroup(5);
-afterAll(() => group.close());
-const servers = group.servers as RedisServer[];
-
-const providers: RedlockLockProvider[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.start()));
-  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
-});
-
-function provider(): RedlockLockProvider {
-  const created = new RedlockLockProvider({ url: group.url, nodeTimeoutMs: 200, connectTimeoutMs: 500 });
-  providers.push(created);
-  return created;
-}
+const { servers, provider } = await fiveMasters();
 
 const tag = (key: string) => `{distlock-redlock:${key}}`;
 const keySet = (label: string, count: number) => {
