@@ -1,30 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Lock } from "@distlock/core";
 import { parseStoredHold } from "@distlock/redis/internal";
-import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { RedlockLockProvider } from "./redlock-lock-provider.js";
+import { describe, expect, it, vi } from "vitest";
+import { fiveMasters } from "../test/five-masters.js";
+import type { RedlockLockProvider } from "./redlock-lock-provider.js";
 
 const TTL_MS = 5_000;
 /** Far above any wall clock in µs (~1.8e15 in 2026), so a proposal taken from the clock is outdated there. */
 const HIGH = 5_000_000_000_000_000n;
 
-const group = await startRedisGroup(5);
-afterAll(() => group.close());
-
-const providers: RedlockLockProvider[] = [];
-afterEach(async () => {
-  await Promise.all(group.servers.map((server) => server.start()));
-  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
-});
-
-function provider(): RedlockLockProvider {
-  const created = new RedlockLockProvider({ url: group.url, nodeTimeoutMs: 200, connectTimeoutMs: 500 });
-  providers.push(created);
-  return created;
-}
-
-const servers = group.servers as RedisServer[];
+const { servers, provider } = await fiveMasters();
 const lockKey = (key: string) => `{distlock-redlock:${key}}:lock`;
 const fenceKey = (key: string) => `{distlock-redlock:${key}}:fence`;
 

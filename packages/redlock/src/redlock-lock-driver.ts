@@ -1,9 +1,11 @@
 import type { LockCapabilities, LockState } from "@distlock/core";
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait, LockDriver, SemaphoreDriver } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait, LockDriver, SemaphoreDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type ProcessCohort, ProcessCohorts, RedisKeyLayout } from "@distlock/redis/internal";
+import { TokenProposals } from "./fencing/token-proposals.js";
 import { QuorumAcquire } from "./operations/quorum-acquire.js";
 import { QuorumInspection } from "./operations/quorum-inspection.js";
+import { QuorumKeySets } from "./operations/quorum-key-sets.js";
 import { QuorumRelease } from "./operations/quorum-release.js";
 import { QuorumRenewal } from "./operations/quorum-renewal.js";
 import type { ResolvedRedlockLockOptions } from "./options/redlock-lock-provider-options.js";
@@ -37,6 +39,7 @@ export class RedlockLockDriver implements LockDriver {
   readonly #renewal: QuorumRenewal;
   readonly #release: QuorumRelease;
   readonly #inspection: QuorumInspection;
+  readonly #keySets: QuorumKeySets;
   /** The keys held here on a quorum that pass among this process's fresh owners without a server call; undefined when none may. */
   readonly #cohorts: ProcessCohorts | undefined;
 
@@ -59,7 +62,14 @@ export class RedlockLockDriver implements LockDriver {
       settings.localPasses > 0 && settings.fencing
         ? new ProcessCohorts(settings.localPasses, undefined, (cohort) => void this.#giveBack(cohort).catch(() => undefined))
         : undefined;
-    this.#acquire = new QuorumAcquire(context, this.#cohorts);
+    // One proposal floor for single keys and sets: a token this provider was granted is never proposed again.
+    const judge = {
+      nodes: config.nodes,
+      proposals: new TokenProposals(),
+      jitterMs: () => 1 + Math.floor(Math.random() * settings.retryJitterMs),
+    };
+    this.#acquire = new QuorumAcquire(context, judge, this.#cohorts);
+    this.#keySets = new QuorumKeySets(context, judge);
     this.#renewal = new QuorumRenewal(context);
     this.#release = new QuorumRelease(context);
     this.#inspection = new QuorumInspection(context);
@@ -98,6 +108,21 @@ export class RedlockLockDriver implements LockDriver {
     const inCohort = this.#cohorts?.release(key, ownerSecret);
     if (inCohort !== undefined) return inCohort === "passed" ? Promise.resolve(FREED) : this.#giveBack(inCohort);
     return this.#release.release(key, ownerSecret);
+  }
+
+  /**
+   * Every key of a set or none, one script per node. A key lingering in a process cohort here is held on the nodes under
+   * the cohort's secret, so the set is refused and core waits for its keys one by one, where the cohort can pass it.
+   */
+  tryAcquireAll(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
+    return this.#keySets.tryAcquireAll(requests);
+  }
+
+  /** One level of each key dropped, one script per node; a key held through a cohort here goes back the way it came. */
+  releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
+    const cohorts = this.#cohorts;
+    if (cohorts === undefined || !keys.some((key) => cohorts.holds(key, ownerSecret))) return this.#keySets.releaseAll(keys, ownerSecret);
+    return Promise.all(keys.map((key) => this.release(key, ownerSecret)));
   }
 
   inspect(key: string): Promise<LockState | null> {

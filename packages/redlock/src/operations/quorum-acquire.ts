@@ -1,29 +1,23 @@
-import { BackendUnavailableError, QuorumNotReachedError } from "@distlock/core";
-import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverWait, ReleaseWatch } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverWait, ReleaseWatch } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { monotonicNow } from "@distlock/core/internal";
-import { type ProcessCohorts, RENEW_SCRIPT, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
+import { type ProcessCohorts, type RedisKeyLayout, TOKEN_BLOCK } from "@distlock/redis/internal";
 import type { RedlockNode } from "../connection/redlock-node.js";
-import { maxToken } from "../fencing/stored-token.js";
-import { TokenProposals } from "../fencing/token-proposals.js";
 import type { ResolvedRedlockLockOptions } from "../options/redlock-lock-provider-options.js";
 import type { LeaseBudget } from "../quorum/lease-budget.js";
 import type { NodeSet } from "../quorum/node-set.js";
 import { LEAVE_QUORUM_QUEUE_SCRIPT, QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
 import { QuorumReleaseWatch } from "../waiting/quorum-release-watch.js";
 import { type QueuePlace, waitInQuorumLine } from "../waiting/wait-in-quorum-line.js";
-import { type AcquireVote, acquireOutcome, type GrantVote, toAcquireVote } from "./acquire-votes.js";
-import { heldHere } from "./node-replies.js";
+import { type AcquireVote, type GrantVote, mayHaveGranted, toAcquireVote } from "./acquire-votes.js";
 import type { QuorumContext } from "./quorum-context.js";
-
-/** How many times one `tryAcquire` proposes a higher token after a majority found its proposal outdated. */
-const MAX_OUTBIDS = 2;
+import { quorumGrant } from "./quorum-grant.js";
+import { stillHeld } from "./still-held.js";
+import { validitySpent } from "./validity-spent.js";
+import { judgeRefusal, type OUTBID, proposeWhileOutbid, type RefusalJudge } from "./vote-refusal.js";
 
 /** How far a waiting fresh owner's grant raises the nodes' counters past its token: the block its process cohort passes. */
 const BLOCK = BigInt(TOKEN_BLOCK);
-
-/** An attempt whose token proposal was outdated on enough nodes to have cost it the majority: propose again at once. */
-const OUTBID = Symbol("outbid");
 
 /**
  * Acquiring on a majority: every node votes on the lock with one proposed fencing token; waiters queue on every node in
@@ -34,11 +28,15 @@ export class QuorumAcquire {
   readonly #layout: RedisKeyLayout;
   readonly #budget: LeaseBudget;
   readonly #settings: ResolvedRedlockLockOptions;
-  readonly #proposals = new TokenProposals();
+  readonly #context: QuorumContext;
+  /** The fencing proposals, shared with the multi-key sets of the driver, and how refusals are judged. */
+  readonly #judge: RefusalJudge;
   /** This process's cohorts (undefined when holds pass nothing here): a fresh owner's grant through the line starts one. */
   readonly #cohorts: ProcessCohorts | undefined;
 
-  constructor(context: QuorumContext, cohorts: ProcessCohorts | undefined) {
+  constructor(context: QuorumContext, judge: RefusalJudge, cohorts: ProcessCohorts | undefined) {
+    this.#context = context;
+    this.#judge = judge;
     this.#cohorts = cohorts;
     this.#nodes = context.nodes;
     this.#layout = context.layout;
@@ -76,11 +74,9 @@ export class QuorumAcquire {
     return replies.map((reply) => toAcquireVote(reply, proposal));
   }
 
-  /** One attempt, proposing again at once (at most `MAX_OUTBIDS` times) while outdated proposals cost it the majority. */
-  async #tryAcquire(request: DriverAcquireRequest, place: QueuePlace | undefined): Promise<DriverAcquireResult> {
-    let result = await this.#attempt(request, place);
-    for (let outbids = 0; result === OUTBID && outbids < MAX_OUTBIDS; outbids++) result = await this.#attempt(request, place);
-    return result === OUTBID ? { acquired: false, retryAfterMs: this.#jitterMs() } : result;
+  /** One attempt, proposing again at once while outdated proposals cost it the majority. */
+  #tryAcquire(request: DriverAcquireRequest, place: QueuePlace | undefined): Promise<DriverAcquireResult> {
+    return proposeWhileOutbid(() => this.#attempt(request, place), this.#judge.jitterMs);
   }
 
   /**
@@ -90,7 +86,7 @@ export class QuorumAcquire {
    */
   async #attempt(request: DriverAcquireRequest, place: QueuePlace | undefined): Promise<DriverAcquireResult | typeof OUTBID> {
     const startedAt = monotonicNow();
-    const proposal = this.#settings.fencing ? this.#proposals.next() : null;
+    const proposal = this.#settings.fencing ? this.#judge.proposals.next() : null;
     // A waiting fresh owner's grant comes through the line: it reserves a token block for its process cohort on every
     // node that grants it (a majority). Core's first attempt, and so a free key taken with empty queues, reserves none.
     const reserving = place !== undefined && request.freshOwner === true && proposal !== null && this.#cohorts !== undefined;
@@ -98,63 +94,26 @@ export class QuorumAcquire {
     const granted = votes.filter((vote): vote is GrantVote => vote.vote === "for");
     if (granted.length < this.#nodes.quorum) {
       await this.#undo(request, votes, place);
-      return this.#refusal(votes, granted.length);
+      return judgeRefusal(this.#judge, votes, granted.length);
     }
-    const fencingToken = this.#grantToken(granted, proposal);
+    const quorumGranted = quorumGrant(this.#nodes, this.#judge.proposals, granted, proposal);
     // Handed out only once every node voted: an owner then holds every node it could get, so losing a minority's
     // copies early (clock drift) still leaves it a majority, and no acquire of it is left in flight.
-    if (fencingToken === undefined || !(await this.#stillHeld(request, votes))) {
+    if (quorumGranted === undefined || !(await stillHeld(this.#context, [request], votes))) {
       await this.#undo(request, votes, place);
-      return { acquired: false, retryAfterMs: this.#jitterMs() };
+      return { acquired: false, retryAfterMs: this.#judge.jitterMs() };
     }
     if (this.#budget.validityMs(request.ttlMs, startedAt) <= 0) {
       await this.#undo(request, votes, place);
-      throw new BackendUnavailableError(
-        "redlock",
-        `acquiring "${request.key}" took ${Math.round(monotonicNow() - startedAt)} ms, leaving no validity of its ${request.ttlMs} ms lease; it was released again (raise ttlMs or check the nodes' latency)`,
-      );
+      throw validitySpent(`"${request.key}"`, startedAt, request.ttlMs);
     }
-    const reentered = granted.some((vote) => vote.holdCount > 1);
-    const holdCount = reentered ? (this.#nodes.majorityValue(granted.map((vote) => vote.holdCount)) ?? 1) : 1;
     if (place !== undefined && granted.length < votes.length) {
       await this.#leave(request.key, place, { won: votes.filter((vote) => vote.vote !== "for").map((vote) => vote.node) });
     }
-    const grant: DriverGranted = { acquired: true, fencingToken, holdCount, ttlMs: request.ttlMs, grantedAt: startedAt };
+    const grant: DriverGranted = { acquired: true, ...quorumGranted, ttlMs: request.ttlMs, grantedAt: startedAt };
     const queued = reserving ? Math.max(0, ...votes.map((vote) => (vote.vote === "for" ? vote.queued : 0))) : 0;
     this.#cohorts?.granted(request, grant, startedAt, queued, reserving);
     return grant;
-  }
-
-  /**
-   * A grant that other owners contested (some node voted against or outdated) is checked once more before it is
-   * handed out: a majority of the granting nodes must still hold it. With a bare majority, one node that dropped its
-   * copy early (clock drift) would leave the owner without a majority from the start. Uncontended grants skip this.
-   */
-  async #stillHeld(request: DriverAcquireRequest, votes: readonly AcquireVote[]): Promise<boolean> {
-    if (votes.every((vote) => vote.vote === "for" || vote.vote === "error")) return true;
-    const granting = votes.filter((vote) => vote.vote === "for").map((vote) => vote.node);
-    const args = [request.ownerSecret, this.#budget.leaseMs(request.ttlMs)];
-    const keys = [this.#layout.lockKey(request.key)];
-    const replies = await this.#nodes.runScript(
-      { operation: "acquire", script: RENEW_SCRIPT, keys, args },
-      { bound: this.#budget.bound("acquire", request.ttlMs), nodes: granting },
-    );
-    return replies.filter(heldHere).length >= this.#nodes.quorum;
-  }
-
-  /**
-   * The token of a majority grant: a fresh one gets the proposal, which every granting node stored; a re-entry keeps
-   * its hold's token, which is only one when a majority already held the key for this owner (undefined otherwise:
-   * the earlier hold lost its majority). Null without fencing.
-   */
-  #grantToken(granted: readonly GrantVote[], proposal: bigint | null): bigint | null | undefined {
-    const reentered = granted.filter((vote) => vote.holdCount > 1);
-    if (reentered.length === 0) {
-      if (proposal !== null) this.#proposals.raiseAbove(proposal);
-      return proposal;
-    }
-    if (reentered.length < this.#nodes.quorum) return undefined;
-    return this.#settings.fencing ? (maxToken(reentered.map((vote) => vote.token)) ?? null) : null;
   }
 
   /**
@@ -162,7 +121,7 @@ export class QuorumAcquire {
    * keeps the order); a waiter keeps its place in those nodes' queues.
    */
   async #undo(request: DriverAcquireRequest, votes: readonly AcquireVote[], place: QueuePlace | undefined): Promise<void> {
-    const targets = votes.filter((vote) => vote.vote !== "against" && vote.vote !== "outdated").map((vote) => vote.node);
+    const targets = mayHaveGranted(votes);
     if (targets.length === 0) return;
     const args = [request.ownerSecret, ...placeArgs(place)];
     const keys = [this.#layout.tag(request.key)];
@@ -188,26 +147,6 @@ export class QuorumAcquire {
     const stops = replies.flatMap((reply) => (reply.ok ? [reply.value] : []));
     watch.subscribed(stops, stops.length === replies.length);
     return watch;
-  }
-
-  /**
-   * A failed attempt: too many nodes down → QUORUM_NOT_REACHED; held (or promised to a waiter) by a majority → wait for
-   * that lease (or turn); outdated proposals that cost the majority → propose above the nodes' counters at once; a split
-   * vote → jittered retry.
-   */
-  #refusal(votes: readonly AcquireVote[], granted: number): DriverRefused | typeof OUTBID {
-    const outcomes = votes.map(acquireOutcome);
-    if (this.#nodes.unreachable(outcomes.filter((o) => o.vote === "error").length)) throw new QuorumNotReachedError("acquire", this.#nodes.quorum, outcomes);
-    const leases = votes.flatMap((vote) => (vote.vote === "against" ? [vote.leftMs] : []));
-    if (leases.length >= this.#nodes.quorum) return { acquired: false, retryAfterMs: Math.max(1, ...leases) };
-    const outdated = votes.flatMap((vote) => (vote.vote === "outdated" ? [vote.counter] : []));
-    for (const counter of outdated) this.#proposals.raiseAbove(counter);
-    if (outdated.length > 0 && granted + outdated.length >= this.#nodes.quorum) return OUTBID;
-    return { acquired: false, retryAfterMs: this.#jitterMs() };
-  }
-
-  #jitterMs(): number {
-    return 1 + Math.floor(Math.random() * this.#settings.retryJitterMs);
   }
 }
 

@@ -52,6 +52,21 @@ export const AT_LEAST = `local function at_least(a, b) return #a > #b or (#a == 
 `;
 
 /**
+ * Adds one level to the owner's hold at `lock` (count `count` before), keeping its token, and leaves its lease at the
+ * larger of what is left and `ttl` ms; returns that lease. Needs HOLD_FUNCTIONS.
+ */
+export const REENTER_HOLD = `local function reenter(lock, secret, count, token, holder, ttl)
+  redis.call("SET", lock, hold_value(secret, count + 1, token, holder), "KEEPTTL")
+  local left = redis.call("PTTL", lock)
+  if left < ttl then
+    redis.call("PEXPIRE", lock, ttl)
+    left = ttl
+  end
+  return left
+end
+`;
+
+/**
  * One node's vote on a lock. ARGV: owner secret, holder label, ttl ms, proposed token (a decimal integer string, or ""
  * without fencing), waiter id ("" for an attempt that does not wait), waiter ticket, waiter lease ms, and optionally the
  * counter a grant sets (the proposal plus a token block reserved for a process cohort; the proposal itself when absent).
@@ -78,18 +93,10 @@ if redis.call("EXISTS", lock, queue) == 0 then
   redis.call("SET", fence, last)
 end
 ${WAITER_KEYS}
-${QUEUE_FUNCTIONS}${HOLD_FUNCTIONS}${AT_LEAST}
+${QUEUE_FUNCTIONS}${HOLD_FUNCTIONS}${AT_LEAST}${REENTER_HOLD}
 local secret, ttl, proposed, id = ARGV[1], tonumber(ARGV[3]), ARGV[4], ARGV[5]
 local owner, count, token, holder = read_hold(redis.call("GET", lock))
-if owner == secret then
-  redis.call("SET", lock, hold_value(secret, count + 1, token, holder), "KEEPTTL")
-  local left = redis.call("PTTL", lock)
-  if left < ttl then
-    redis.call("PEXPIRE", lock, ttl)
-    left = ttl
-  end
-  return {1, token, count + 1, left}
-end
+if owner == secret then return {1, token, count + 1, reenter(lock, secret, count, token, holder, ttl)} end
 local now = redis.call("EXISTS", queue) == 1 and now_ms()
 local head, head_ticket, head_expires = false, nil, nil
 if now then head, head_ticket, head_expires = live_head(queue, waiters, now) end

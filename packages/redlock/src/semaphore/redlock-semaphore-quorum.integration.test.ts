@@ -1,26 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { LockErrorCode, type Permit } from "@distlock/core";
-import { type RedisServer, startRedisGroup } from "@distlock/test-servers";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { RedlockLockProvider } from "../redlock-lock-provider.js";
+import type { RedisServer } from "@distlock/test-servers";
+import { describe, expect, it } from "vitest";
+import { fiveMasters } from "../../test/five-masters.js";
 
 const TTL_MS = 30_000;
 
-const group = await startRedisGroup(5);
-afterAll(() => group.close());
-const servers = group.servers as RedisServer[];
-
-const providers: RedlockLockProvider[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.start()));
-  await Promise.allSettled(providers.splice(0).map((p) => p.close()));
-});
-
-function provider(): RedlockLockProvider {
-  const created = new RedlockLockProvider({ url: group.url, nodeTimeoutMs: 200, connectTimeoutMs: 500 });
-  providers.push(created);
-  return created;
-}
+const { servers, provider } = await fiveMasters();
 
 const tag = (name: string) => `{distlock-redlock:${name}}`;
 
