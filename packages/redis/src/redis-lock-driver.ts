@@ -4,6 +4,7 @@ import { type CallOutcomes, monotonicNow } from "@distlock/core/internal";
 import { giveBackCall } from "./cohorts/give-back-call.js";
 import type { ProcessCohort } from "./cohorts/process-cohort.js";
 import { ProcessCohorts } from "./cohorts/process-cohorts.js";
+import { releaseSet } from "./cohorts/release-set.js";
 import { RedisCalls, type ScriptCall } from "./connection/redis-calls.js";
 import { listHeld } from "./keys/list-held.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
@@ -130,20 +131,14 @@ export class RedisLockDriver implements LockDriver {
    * One level of each key dropped, one script per Cluster slot (no local passes: a waiter here hears the server's
    * hand-off); a key held through a cohort here goes back the way it came.
    */
-  async releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
+  releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
     const cohorts = this.#cohorts;
-    const throughCohorts = cohorts === undefined ? [] : keys.filter((key) => cohorts.holds(key, ownerSecret));
-    if (throughCohorts.length === 0) return this.#keySets.releaseAll(keys, ownerSecret);
-    // A key a set waited for alone came through the line, and so as a cohort's hold: it goes back that way.
-    const rest = keys.filter((key) => !throughCohorts.includes(key));
-    const [single, together] = await Promise.all([
-      Promise.all(throughCohorts.map((key) => this.release(key, ownerSecret))),
-      rest.length === 0 ? [] : this.#keySets.releaseAll(rest, ownerSecret),
-    ]);
-    return keys.map((key) => {
-      const cohortIndex = throughCohorts.indexOf(key);
-      return cohortIndex >= 0 ? (single[cohortIndex] as { held: boolean; holdCount: number }) : (together[rest.indexOf(key)] as { held: boolean; holdCount: number });
-    });
+    return releaseSet(
+      keys,
+      (key) => cohorts?.holds(key, ownerSecret) === true,
+      (key) => this.release(key, ownerSecret),
+      (together) => this.#keySets.releaseAll(together, ownerSecret),
+    );
   }
 
   /** Extends leases; a cohort's holder renews the cohort's server hold. */

@@ -1,7 +1,7 @@
 import type { LockCapabilities, LockState } from "@distlock/core";
 import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait, LockDriver, SemaphoreDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
-import { type ProcessCohort, ProcessCohorts, RedisKeyLayout } from "@distlock/redis/internal";
+import { type ProcessCohort, ProcessCohorts, RedisKeyLayout, releaseSet } from "@distlock/redis/internal";
 import { TokenProposals } from "./fencing/token-proposals.js";
 import { QuorumAcquire } from "./operations/quorum-acquire.js";
 import { QuorumInspection } from "./operations/quorum-inspection.js";
@@ -121,8 +121,12 @@ export class RedlockLockDriver implements LockDriver {
   /** One level of each key dropped, one script per node; a key held through a cohort here goes back the way it came. */
   releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
     const cohorts = this.#cohorts;
-    if (cohorts === undefined || !keys.some((key) => cohorts.holds(key, ownerSecret))) return this.#keySets.releaseAll(keys, ownerSecret);
-    return Promise.all(keys.map((key) => this.release(key, ownerSecret)));
+    return releaseSet(
+      keys,
+      (key) => cohorts?.holds(key, ownerSecret) === true,
+      (key) => this.release(key, ownerSecret),
+      (together) => this.#keySets.releaseAll(together, ownerSecret),
+    );
   }
 
   inspect(key: string): Promise<LockState | null> {
