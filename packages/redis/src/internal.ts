@@ -6,7 +6,6 @@
 export type { ProcessCohort } from "./cohorts/process-cohort.js";
 export type { CohortRelease, GiveBack } from "./cohorts/process-cohorts.js";
 export { ProcessCohorts } from "./cohorts/process-cohorts.js";
-export { releaseSet } from "./cohorts/release-set.js";
 export { createLockConnections, createRespConnection, type LockConnections } from "./connection/create-redis-connection.js";
 export { LastConnectionError } from "./connection/last-connection-error.js";
 export type { RespConnection } from "./connection/resp-connection.js";

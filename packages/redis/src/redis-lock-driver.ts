@@ -4,7 +4,6 @@ import { type CallOutcomes, monotonicNow } from "@distlock/core/internal";
 import { giveBackCall } from "./cohorts/give-back-call.js";
 import type { ProcessCohort } from "./cohorts/process-cohort.js";
 import { ProcessCohorts } from "./cohorts/process-cohorts.js";
-import { releaseSet } from "./cohorts/release-set.js";
 import { RedisCalls, type ScriptCall } from "./connection/redis-calls.js";
 import { listHeld } from "./keys/list-held.js";
 import { RedisKeyLayout } from "./keys/redis-key-layout.js";
@@ -129,16 +128,10 @@ export class RedisLockDriver implements LockDriver {
 
   /**
    * One level of each key dropped, one script per Cluster slot (no local passes: a waiter here hears the server's
-   * hand-off); a key held through a cohort here goes back the way it came.
+   * hand-off). A set never holds a key through a cohort: its requests are not fresh owners'.
    */
   releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
-    const cohorts = this.#cohorts;
-    return releaseSet(
-      keys,
-      (key) => cohorts?.holds(key, ownerSecret) === true,
-      (key) => this.release(key, ownerSecret),
-      (together) => this.#keySets.releaseAll(together, ownerSecret),
-    );
+    return this.#keySets.releaseAll(keys, ownerSecret);
   }
 
   /** Extends leases; a cohort's holder renews the cohort's server hold. */

@@ -1,7 +1,7 @@
 import type { LockCapabilities, LockState } from "@distlock/core";
 import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait, LockDriver, SemaphoreDriver } from "@distlock/core/driver";
 import type { DriverAcquireResult } from "@distlock/core/internal";
-import { type ProcessCohort, ProcessCohorts, RedisKeyLayout, releaseSet } from "@distlock/redis/internal";
+import { type ProcessCohort, ProcessCohorts, RedisKeyLayout } from "@distlock/redis/internal";
 import { TokenProposals } from "./fencing/token-proposals.js";
 import { QuorumAcquire } from "./operations/quorum-acquire.js";
 import { QuorumInspection } from "./operations/quorum-inspection.js";
@@ -118,15 +118,9 @@ export class RedlockLockDriver implements LockDriver {
     return this.#keySets.tryAcquireAll(requests);
   }
 
-  /** One level of each key dropped, one script per node; a key held through a cohort here goes back the way it came. */
+  /** One level of each key dropped, one script per node (a set never holds a key through a cohort: its requests are not fresh owners'). */
   releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
-    const cohorts = this.#cohorts;
-    return releaseSet(
-      keys,
-      (key) => cohorts?.holds(key, ownerSecret) === true,
-      (key) => this.release(key, ownerSecret),
-      (together) => this.#keySets.releaseAll(together, ownerSecret),
-    );
+    return this.#keySets.releaseAll(keys, ownerSecret);
   }
 
   inspect(key: string): Promise<LockState | null> {

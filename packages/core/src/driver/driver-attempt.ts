@@ -11,6 +11,7 @@ export interface DriverAcquireRequest {
   /**
    * True when core drew `ownerSecret` for this acquire alone (no `owner` option, no enclosing owner scope): no other
    * acquire, here or in another process, ever brings it, so the hold cannot be re-entered or released from elsewhere.
+   * Never for the keys of a multi-key call, whose one secret holds them all.
    */
   readonly freshOwner?: boolean;
 }

@@ -175,7 +175,8 @@ export class DriverLockProvider implements LockProvider {
       ownerSecret: knownOwner ?? drawnSecret ?? newOwnerSecret(),
       holder: this.#holder,
       ttlMs: roundTtl(settings.ttlMs ?? DEFAULT_TTL_MS, this.capabilities),
-      freshOwner: knownOwner === undefined,
+      // A multi-key call's secret serves all its keys: none of them is this acquire's alone.
+      freshOwner: knownOwner === undefined && drawnSecret === undefined,
     };
   }
 

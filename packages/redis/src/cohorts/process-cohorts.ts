@@ -45,11 +45,6 @@ export class ProcessCohorts {
     this.#cohorts.set(request.key, cohort);
   }
 
-  /** Whether `ownerSecret` holds `key` through a cohort here (its release then goes through `release`, not to the server). */
-  holds(key: string, ownerSecret: string): boolean {
-    return this.#cohorts.get(key)?.holder === ownerSecret;
-  }
-
   /** The hold of `request.key` if it lingers here between holders and may go to `request`, taken at once; else undefined. */
   take(request: DriverAcquireRequest): DriverGranted | undefined {
     const cohort = this.#cohorts.get(request.key);
