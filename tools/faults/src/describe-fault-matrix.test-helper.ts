@@ -79,9 +79,10 @@ export function describeFaultMatrix(backends: readonly BackendName[], options: S
           expect(row.recoveryMs).not.toBeNull();
           // The probe saw the killed holder's keys on the server and then saw them freed.
           if (fault === "holder-sigkill") expect(row.multiKey?.longestHeldAfterDeathMs).not.toBeNull();
-          // The paused holder writes again after later holders of each of its keys did: the resources refuse it.
-          if (fault === "holder-sigstop")
-            expect({ rejected: row.writesRejected > 0, staleAccepted: row.staleWritesAccepted }).toEqual({ rejected: true, staleAccepted: 0 });
+          // The paused holder writes again after later holders of each of its keys did: the resources refuse it. A write
+          // past its deadline on a key nobody took meanwhile is accepted, and harmless (the long run of 03:10 had 4 on
+          // PostgreSQL); a stale write while another holder had the key is an overlap, among the violations above.
+          if (fault === "holder-sigstop") expect(row.writesRejected).toBeGreaterThan(0);
         });
       }
     });
