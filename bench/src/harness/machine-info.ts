@@ -21,7 +21,7 @@ export interface MachineInfo {
 }
 
 const SERVER_BINARIES = ["redis-server", "etcd", "postgres"];
-const LIBRARIES = ["ioredis", "@sesamecare-oss/redlock", "redis-semaphore", "etcd3", "pg", "better-sqlite3", "kysely"];
+const LIBRARIES = ["ioredis", "@sesamecare-oss/redlock", "redis-semaphore", "redlock-universal", "etcd3", "pg", "better-sqlite3", "kysely"];
 const VERSION_TIMEOUT_MS = 10_000;
 
 /** Reads the machine, the server binaries the bench starts and the library versions. */
