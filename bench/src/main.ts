@@ -2,6 +2,7 @@ import { loadavg } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { DISTINCT_KEYS_SCENARIOS } from "./distinct/distinct-keys-scenario-group.js";
 import { ETCD_SCENARIOS } from "./etcd/etcd-scenario-group.js";
 import { FENCE_SCENARIOS } from "./fence/fence-scenario-group.js";
 import { benchScaleFrom, collectMachineInfo, runGroupsIsolated, runScenarioGroups, sweepPlots, writeBenchReport, writeGroupResults } from "./harness/index.js";
@@ -14,6 +15,7 @@ import { SQL_SCENARIOS } from "./sql/sql-scenario-group.js";
 
 const GROUPS = {
   redis: REDIS_SCENARIOS,
+  distinct: DISTINCT_KEYS_SCENARIOS,
   semaphore: REDIS_SEMAPHORE_SCENARIOS,
   redlock: REDLOCK_SCENARIOS,
   multikey: MULTI_KEY_SCENARIOS,

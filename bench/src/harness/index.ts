@@ -4,6 +4,7 @@ export { type BenchScale, benchScaleFrom, DEFAULT_BENCH_SCALE, QUICK_BENCH_SCALE
 export { type BenchTarget, evaluateTarget, type MetricRef, type TargetOutcome } from "./bench-target.js";
 export { CONTENDED_WINDOW_MS, type ContendedRun, type ContendedSweep, type ContendShape, contendedSweep, measureContended } from "./contended-scenario.js";
 export { type Acquisition, contentionMetrics, type Window } from "./contention-metrics.js";
+export { type DistinctKeysRun, distinctKeysTables } from "./distinct-keys-scenario.js";
 export { formatNumber } from "./format-number.js";
 export { runGroupsIsolated, writeGroupResults } from "./isolated-groups.js";
 export { importSubject, type LockSubject, type OpenSubject, permitsOf, providerSubject, type Release, type SubjectRole } from "./lock-subject.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { RedisLockProvider } from "@distlock/redis";
-import { Redis } from "ioredis";
+import { Redis, type RedisOptions } from "ioredis";
 import { Mutex } from "redis-semaphore";
 import { type LockSubject, providerSubject } from "../harness/index.js";
 import { redisSemaphore, sesamecareRedlock } from "./peer-subjects.js";
@@ -49,6 +49,16 @@ interface FencedFloorClient {
   takeAndFence(key: string, fence: string, token: string, ttlMs: number): Promise<number | null>;
 }
 
+/** The floor with ioredis's `enableAutoPipelining`: the commands of one event-loop turn go out in one write. */
+export const PIPELINED_FLOOR = floorSubject({
+  id: "raw-pipelined",
+  name: "raw ioredis floor, auto-pipelined",
+  settings: "SET NX PX + EVALSHA compare-and-delete, enableAutoPipelining",
+  clientCommands: ["set"],
+  take: (client, key, token, ttlMs) => client.set(key, token, "PX", ttlMs, "NX"),
+  clientOptions: { enableAutoPipelining: true },
+});
+
 /** A floor subject: `take` sets the key on one ioredis client (truthy when taken); release is compare-and-delete. */
 function floorSubject(floor: {
   id: string;
@@ -56,6 +66,7 @@ function floorSubject(floor: {
   settings: string;
   clientCommands: readonly string[];
   take: (client: Redis, key: string, token: string, ttlMs: number) => Promise<unknown>;
+  clientOptions?: RedisOptions;
 }): RedisLockSubject {
   return {
     id: floor.id,
@@ -64,7 +75,7 @@ function floorSubject(floor: {
     clientCommands: [...floor.clientCommands, "evalsha", "eval"],
     settings: floor.settings,
     async open(url) {
-      const client = new Redis(url).on("error", () => undefined);
+      const client = new Redis(url, floor.clientOptions ?? {}).on("error", () => undefined);
       client.defineCommand("releaseIfOwner", { numberOfKeys: 1, lua: RELEASE_IF_OWNER });
       client.defineCommand("takeAndFence", { numberOfKeys: 2, lua: TAKE_AND_FENCE });
       const release = client as unknown as { releaseIfOwner(key: string, token: string): Promise<number> };

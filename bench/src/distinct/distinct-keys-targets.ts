@@ -1,0 +1,18 @@
+import type { BenchTarget } from "../harness/index.js";
+import { DISTLOCK, NODE_REDLOCK, PIPELINED_FLOOR, REDIS_SEMAPHORE } from "../redis/lock-subjects.js";
+
+/** The concurrencies of the distinct-keys tables. */
+export const DISTINCT_CONCURRENCIES = [1, 16, 64, 256] as const;
+
+const PEERS = [REDIS_SEMAPHORE.name, NODE_REDLOCK.name];
+const at = (concurrency: number, metric: string) => ({ table: `redis-distinct-c${concurrency}`, subject: DISTLOCK.name, metric });
+
+/** Issue #39's distinct-keys targets. */
+export const DISTINCT_KEYS_TARGETS: readonly BenchTarget[] = [
+  { claim: "C=1: ops/s ≥ 1.0× the better peer", value: at(1, "ops/s"), versus: { subjects: PEERS }, min: 1 },
+  ...[64, 256].flatMap((c): BenchTarget[] => [
+    { claim: `C=${c}: ops/s ≥ 1.2× the better peer`, value: at(c, "ops/s"), versus: { subjects: PEERS }, min: 1.2 },
+    { claim: `C=${c}: p99 ≤ the better peer's`, value: at(c, "p99 µs"), versus: { subjects: PEERS }, max: 1 },
+    { claim: `C=${c}: ops/s ≥ 0.9× the auto-pipelined ioredis floor`, value: at(c, "ops/s"), versus: { subjects: [PIPELINED_FLOOR.name] }, min: 0.9 },
+  ]),
+];

@@ -1,0 +1,108 @@
+import type { BenchRow, BenchTable } from "./bench-row.js";
+import { type BenchScale, DEFAULT_BENCH_SCALE, scaledMs } from "./bench-scale.js";
+import type { LockSubject, OpenSubject } from "./lock-subject.js";
+import { countsPer, type ServerCounter } from "./server-counter.js";
+import { clientCpuPerOp, summarizeTurns, type TurnSample } from "./turn-summary.js";
+import { turnOrder } from "./uncontended-scenario.js";
+
+const TTL_MS = 10_000;
+
+/** C concurrent loops in one process, each taking and giving back a random key out of `keys`, one client per subject. */
+export interface DistinctKeysRun<S extends LockSubject> {
+  /** Names the system in the titles, e.g. "Redis". */
+  readonly system: string;
+  /** Table ids are `<id>-distinct-c<C>`. */
+  readonly id: string;
+  readonly target: string;
+  readonly subjects: readonly S[];
+  /** The concurrencies, one table each. */
+  readonly concurrencies: readonly number[];
+  /** How many keys the loops pick from. */
+  readonly keys: number;
+  readonly keyPrefix: string;
+  /** Length of one subject's turn, ms. */
+  readonly turnMs: number;
+  /** Rounds in which the subjects take turns. */
+  readonly rounds: number;
+  readonly baseline: string;
+  readonly counter?: ServerCounter<S>;
+  readonly notes?: readonly string[];
+  readonly scale?: BenchScale;
+}
+
+/**
+ * Production's common shape: each request locks its own entity, many at once, through one client per process (each loop
+ * draws from its own share of the keys, so keys are never contended). For each
+ * C, every subject in turn (the order reversed every other round) runs C loops over random keys for `turnMs`; a row is
+ * the median over the rounds, its p99 pooled.
+ */
+export async function distinctKeysTables<S extends LockSubject>(run: DistinctKeysRun<S>): Promise<BenchTable[]> {
+  const scale = run.scale ?? DEFAULT_BENCH_SCALE;
+  const turnMs = scaledMs(run.turnMs, scale);
+  const opened = await Promise.all(run.subjects.map((subject) => subject.open(run.target)));
+  try {
+    const tables: BenchTable[] = [];
+    for (const concurrency of run.concurrencies) {
+      const turns: TurnSample[][] = run.subjects.map(() => []);
+      for (let round = 0; round < run.rounds; round++) {
+        for (const [index, subject] of turnOrder(run.subjects, round)) {
+          const open = opened[index] as OpenSubject;
+          turns[index]?.push(await measureTurn(run, subject, open, concurrency, turnMs));
+        }
+      }
+      const rows: BenchRow[] = run.subjects.map((subject, index) => ({
+        scenario: `C=${concurrency} over ${run.keys.toLocaleString("en-US")} keys`,
+        subject: subject.name,
+        metrics: summarizeTurns(turns[index] ?? [], false),
+      }));
+      tables.push({
+        id: `${run.id}-distinct-c${concurrency}`,
+        title: `${run.system} distinct keys: C = ${concurrency} loops in one process, each acquire+release of a random key of ${run.keys.toLocaleString("en-US")}, ${turnMs / 1000} s turns, ${run.rounds} rounds`,
+        rows,
+        baseline: run.baseline,
+        ratioOf: "ops/s",
+        notes: [
+          "- one client (one provider, one connection pool) per subject in this process; client CPU: `process.cpuUsage()` of the turn per acquire+release; p50 the median of the rounds' p50s, p99 pooled",
+          ...(run.notes ?? []),
+        ],
+      });
+    }
+    return tables;
+  } finally {
+    await Promise.allSettled(opened.map((open) => open.close()));
+    await run.counter?.close();
+  }
+}
+
+async function measureTurn<S extends LockSubject>(
+  run: DistinctKeysRun<S>,
+  subject: S,
+  open: OpenSubject,
+  concurrency: number,
+  turnMs: number,
+): Promise<TurnSample> {
+  const ops: number[] = [];
+  const before = await run.counter?.read(subject);
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const end = started + turnMs;
+  // Loop i takes keys i, i + C, i + 2C, … at random: no two loops ask for one key at once (the floors cannot wait).
+  const slice = Math.max(1, Math.floor(run.keys / concurrency));
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, loop) => {
+      while (performance.now() < end) {
+        const key = `${run.keyPrefix}${subject.id}:${Math.floor(Math.random() * slice) * concurrency + loop}`;
+        const t0 = performance.now();
+        const release = await open.acquire(key, TTL_MS);
+        await release();
+        ops.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const after = await run.counter?.read(subject);
+  const counts =
+    run.counter !== undefined && before !== undefined && after !== undefined ? countsPer(run.counter.readingCost, before, after, ops.length, "op") : {};
+  return { ops, acquires: [], seconds, perOp: { ...clientCpuPerOp(cpu, ops.length), ...counts } };
+}
