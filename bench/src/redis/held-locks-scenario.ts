@@ -14,7 +14,7 @@ export async function heldLocksScenario(url: string, subjects: readonly RedisLoc
   const counters = new ServerCounters(url);
   const rows: BenchRow[] = [];
   for (const subject of subjects) {
-    global.gc?.();
+    const heapBefore = heapAfterGc();
     const rssBefore = process.memoryUsage().rss;
     const open = await subject.open(url);
     const releases: Release[] = [];
@@ -22,6 +22,7 @@ export async function heldLocksScenario(url: string, subjects: readonly RedisLoc
       const batch = Array.from({ length: Math.min(CONCURRENCY, locks - next) }, (_, i) => open.acquire(`bench:held:${subject.id}:${next + i}`, TTL_MS));
       releases.push(...(await Promise.all(batch)));
     }
+    const heapHeld = heapAfterGc() - heapBefore;
     const before = await counters.read(subject);
     await new Promise((resolve) => setTimeout(resolve, windowMs));
     const after = await counters.read(subject);
@@ -37,6 +38,7 @@ export async function heldLocksScenario(url: string, subjects: readonly RedisLoc
         "requests/s renewing": requests / (windowMs / 1000),
         "server cmds/s renewing": commands / (windowMs / 1000),
         "RSS MB (delta)": rss / 2 ** 20,
+        "heap KB per held lock (after GC)": heapHeld / 1024 / locks,
       },
     });
   }
@@ -49,6 +51,14 @@ export async function heldLocksScenario(url: string, subjects: readonly RedisLoc
     ratioOf: "server cmds/s renewing",
     notes: [
       "- requests/s counts the commands the subject's clients sent (INFO commandstats); server cmds/s counts every command the server ran, script-internal calls included (INFO stats).",
+      "- heap KB per held lock: `heapUsed` after a forced GC with the locks held, less the same before the subject opened, over the locks (`--expose-gc`, as `npm run bench` runs; NaN without it). RSS deltas are noise at this size: the allocator keeps what it had.",
     ],
   };
+}
+
+/** `heapUsed` right after a full GC; NaN when the process was started without `--expose-gc`. */
+function heapAfterGc(): number {
+  if (global.gc === undefined) return Number.NaN;
+  global.gc();
+  return process.memoryUsage().heapUsed;
 }

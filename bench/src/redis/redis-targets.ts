@@ -29,4 +29,15 @@ export const REDIS_TARGETS: readonly BenchTarget[] = [
     max: 10,
   },
   ...sweepTargets({ id: "redis", subject: DISTLOCK.name, peers: PEERS, workerCounts: REDIS_WORKER_COUNTS, waitP99: true }),
+  {
+    claim: "10,000 held locks: ≤ 1 KB of heap per held lock (after GC)",
+    value: { table: "redis-held-locks", subject: DISTLOCK.name, metric: "heap KB per held lock (after GC)" },
+    max: 1,
+  },
+  {
+    claim: "10,000 held locks: server commands/s to keep them ≤ redis-semaphore's",
+    value: { table: "redis-held-locks", subject: DISTLOCK.name, metric: "server cmds/s renewing" },
+    versus: { subjects: [REDIS_SEMAPHORE.name] },
+    max: 1,
+  },
 ];
