@@ -41,9 +41,10 @@ export class KeySets {
     const owner = ownerPrefix(first.ownerSecret);
     const grants: DriverGranted[] = [];
     const taken: number[] = [];
-    for (const slot of this.#slots(requests.map(({ key }) => key))) {
-      const tags = slot.map((i) => layout.tag((requests[i] as DriverAcquireRequest).key));
-      const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, tags, [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
+    const tags = requests.map(({ key }) => layout.tag(key));
+    for (const slot of this.#slots(tags)) {
+      const slotTags = slot.map((i) => tags[i] as string);
+      const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, slotTags, [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
         await this.#giveBack(requests, taken);
         throw error;
       })) as AcquireAllReply;
@@ -65,12 +66,13 @@ export class KeySets {
     const { calls, layout } = this.#access;
     const outcomes: Array<{ held: boolean; holdCount: number }> = keys.map(() => NOT_HELD);
     const owner = ownerPrefix(ownerSecret);
+    const tags = keys.map((key) => layout.tag(key));
     await Promise.all(
-      this.#slots(keys).map(async (slot) => {
+      this.#slots(tags).map(async (slot) => {
         const left = (await calls.run(
           "release",
           RELEASE_ALL_SCRIPT,
-          slot.map((i) => layout.tag(keys[i] as string)),
+          slot.map((i) => tags[i] as string),
           [owner],
         )) as number | number[];
         slot.forEach((index, j) => {
@@ -82,14 +84,9 @@ export class KeySets {
     return outcomes;
   }
 
-  /** Index groups of `keys`, one per Cluster slot, in the order of each slot's first key (one group without a cluster). */
-  #slots(keys: readonly string[]): number[][] {
-    if (!this.#access.cluster) return [keys.map((_, i) => i)];
-    return slotBatches(
-      keys.map((key) => this.#access.layout.tag(key)),
-      this.#access.cluster,
-      Math.max(1, keys.length),
-    );
+  /** Index groups of the keys' `tags`, one per Cluster slot, in the order of each slot's first key (one without a cluster). */
+  #slots(tags: readonly string[]): number[][] {
+    return slotBatches(tags, this.#access.cluster, Math.max(1, tags.length));
   }
 
   /** Releases the keys at `indexes` that an earlier slot's script took, before a later slot refused or failed. */
