@@ -1,8 +1,9 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledMs } from "./bench-scale.js";
 import type { LockSubject, OpenSubject } from "./lock-subject.js";
-import { countsPer, type ServerCounter } from "./server-counter.js";
-import { clientCpuPerOp, summarizeTurns, type TurnSample } from "./turn-summary.js";
+import { measuredTurn } from "./measured-turn.js";
+import type { ServerCounter } from "./server-counter.js";
+import { summarizeTurns, type TurnSample } from "./turn-summary.js";
 import { turnOrder } from "./uncontended-scenario.js";
 
 const TTL_MS = 10_000;
@@ -81,28 +82,22 @@ async function measureTurn<S extends LockSubject>(
   concurrency: number,
   turnMs: number,
 ): Promise<TurnSample> {
-  const ops: number[] = [];
-  const before = await run.counter?.read(subject);
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  const end = started + turnMs;
-  // Loop i takes keys i, i + C, i + 2C, … at random: no two loops ask for one key at once (the floors cannot wait).
-  const slice = Math.max(1, Math.floor(run.keys / concurrency));
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, loop) => {
-      while (performance.now() < end) {
-        const key = `${run.keyPrefix}${subject.id}:${Math.floor(Math.random() * slice) * concurrency + loop}`;
-        const t0 = performance.now();
-        const release = await open.acquire(key, TTL_MS);
-        await release();
-        ops.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const after = await run.counter?.read(subject);
-  const counts =
-    run.counter !== undefined && before !== undefined && after !== undefined ? countsPer(run.counter.readingCost, before, after, ops.length, "op") : {};
-  return { ops, acquires: [], seconds, perOp: { ...clientCpuPerOp(cpu, ops.length), ...counts } };
+  return measuredTurn(run.counter, subject, async () => {
+    const ops: number[] = [];
+    const end = performance.now() + turnMs;
+    // Loop i takes keys i, i + C, i + 2C, … at random: no two loops ask for one key at once (the floors cannot wait).
+    const slice = Math.max(1, Math.floor(run.keys / concurrency));
+    await Promise.all(
+      Array.from({ length: concurrency }, async (_, loop) => {
+        while (performance.now() < end) {
+          const key = `${run.keyPrefix}${subject.id}:${Math.floor(Math.random() * slice) * concurrency + loop}`;
+          const t0 = performance.now();
+          const release = await open.acquire(key, TTL_MS);
+          await release();
+          ops.push(performance.now() - t0);
+        }
+      }),
+    );
+    return { ops, acquires: [] };
+  });
 }

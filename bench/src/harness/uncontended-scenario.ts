@@ -1,9 +1,10 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledCount } from "./bench-scale.js";
 import { type LockSubject, type OpenSubject, permitsOf } from "./lock-subject.js";
+import { measuredTurn } from "./measured-turn.js";
 import { pairedRoundsTable } from "./paired-rounds.js";
-import { countsPer, type ServerCounter } from "./server-counter.js";
-import { clientCpuPerOp, summarizeTurns, type TurnSample } from "./turn-summary.js";
+import type { ServerCounter } from "./server-counter.js";
+import { summarizeTurns, type TurnSample } from "./turn-summary.js";
 
 const TTL_MS = 10_000;
 
@@ -101,22 +102,16 @@ const UNCONTENDED_NOTE =
 
 /** One turn of `perRound` serial acquire+release: latencies, wall time, the client's CPU time and the server's counts. */
 async function measureTurn<S extends LockSubject>(run: UncontendedRun<S>, subject: S, open: OpenSubject, key: string, perRound: number): Promise<TurnSample> {
-  const ops: number[] = [];
-  const acquires: number[] = [];
-  const before = await run.counter?.read(subject);
-  const cpuBefore = process.cpuUsage();
-  const started = performance.now();
-  for (let i = 0; i < perRound; i++) {
-    const t0 = performance.now();
-    const release = await open.acquire(key, TTL_MS);
-    acquires.push(performance.now() - t0);
-    await release();
-    ops.push(performance.now() - t0);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  const after = await run.counter?.read(subject);
-  const counts =
-    run.counter !== undefined && before !== undefined && after !== undefined ? countsPer(run.counter.readingCost, before, after, perRound, "op") : {};
-  return { ops, acquires, seconds, perOp: { ...clientCpuPerOp(cpu, perRound), ...counts } };
+  return measuredTurn(run.counter, subject, async () => {
+    const ops: number[] = [];
+    const acquires: number[] = [];
+    for (let i = 0; i < perRound; i++) {
+      const t0 = performance.now();
+      const release = await open.acquire(key, TTL_MS);
+      acquires.push(performance.now() - t0);
+      await release();
+      ops.push(performance.now() - t0);
+    }
+    return { ops, acquires };
+  });
 }

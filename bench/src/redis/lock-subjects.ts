@@ -22,13 +22,16 @@ export const DISTLOCK: RedisLockSubject = {
   open: async (url) => providerSubject(new RedisLockProvider({ url })),
 };
 
+/** How the floors take a key: one SET NX PX. */
+const setIfAbsent = (client: Redis, key: string, token: string, ttlMs: number) => client.set(key, token, "PX", ttlMs, "NX");
+
 /** The floor: one SET NX PX to take, one EVALSHA compare-and-delete to release; no retries, no fencing, no renewal. */
 export const RAW_FLOOR = floorSubject({
   id: "raw",
   name: "raw ioredis floor",
   settings: "SET NX PX + EVALSHA compare-and-delete",
   clientCommands: ["set"],
-  take: (client, key, token, ttlMs) => client.set(key, token, "PX", ttlMs, "NX"),
+  take: setIfAbsent,
 });
 
 const TAKE_AND_FENCE = `if redis.call("SET", KEYS[1], ARGV[1], "NX", "PX", ARGV[2]) then return redis.call("INCR", KEYS[2]) end return false`;
@@ -55,7 +58,7 @@ export const PIPELINED_FLOOR = floorSubject({
   name: "raw ioredis floor, auto-pipelined",
   settings: "SET NX PX + EVALSHA compare-and-delete, enableAutoPipelining",
   clientCommands: ["set"],
-  take: (client, key, token, ttlMs) => client.set(key, token, "PX", ttlMs, "NX"),
+  take: setIfAbsent,
   clientOptions: { enableAutoPipelining: true },
 });
 
