@@ -10,14 +10,23 @@ import { RedisKeyLayout } from "./keys/redis-key-layout.js";
 import { KeySets } from "./multi-key/key-sets.js";
 import type { RedisLockDriverConfig } from "./redis-lock-driver-config.js";
 import { ReplicaAcknowledgement } from "./replication/replica-acknowledgement.js";
-import { type AcquireReply, type AttemptCall, attemptResult, FREED, type LocalOffer, type ReleaseReply, releaseResult } from "./scripts/lock-replies.js";
+import {
+  type AcquireReply,
+  type AttemptCall,
+  attemptResult,
+  FREED,
+  isGrantReply,
+  type LocalOffer,
+  type ReleaseReply,
+  releaseResult,
+} from "./scripts/lock-replies.js";
 import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 import { renewInBatches } from "./scripts/renew-in-batches.js";
 import { ownerPrefix } from "./scripts/stored-hold.js";
 import { RedisSemaphoreDriver } from "./semaphore/redis-semaphore-driver.js";
 import { CohortLines } from "./waiting/cohort-lines.js";
-import { type ServerLineAccess, type ServerLineGrant, waitInServerLine } from "./waiting/wait-in-server-line.js";
+import { type LineRefusal, type ServerLineAccess, type ServerLineGrant, waitInServerLine } from "./waiting/wait-in-server-line.js";
 
 const CAPABILITIES: LockCapabilities = Object.freeze({
   fencing: true,
@@ -45,7 +54,7 @@ export class RedisLockDriver implements LockDriver {
   /** The keys held here that pass among this process's fresh owners without a server call; undefined with `#localLines`. */
   readonly #cohorts: ProcessCohorts | undefined;
   /** The hot path's outcomes, made once: an acquire or release allocates no closures of its own. */
-  readonly #acquireOutcomes: CallOutcomes<unknown, DriverGranted | DriverRefused, AttemptCall>;
+  readonly #acquireOutcomes: CallOutcomes<unknown, DriverGranted | LineRefusal, AttemptCall>;
   /** A release's request is its key, or the offer it made to a waiter here. */
   readonly #releaseOutcomes: CallOutcomes<unknown, { held: boolean; holdCount: number }, ScriptCall<LocalOffer | string>>;
 
@@ -87,7 +96,7 @@ export class RedisLockDriver implements LockDriver {
       ...this.#calls.scriptOutcomes("acquire", QUEUED_ACQUIRE_SCRIPT),
       value: (reply, call) => this.#attempted(reply as AcquireReply, call),
       late: (reply, { request }) => {
-        if (typeof reply !== "number") void this.release(request.key, request.ownerSecret).catch(() => undefined);
+        if (isGrantReply(reply as AcquireReply)) void this.release(request.key, request.ownerSecret).catch(() => undefined);
       },
     };
     this.#releaseOutcomes = {
@@ -186,7 +195,7 @@ export class RedisLockDriver implements LockDriver {
   }
 
   /** One queue-aware attempt; with a `waiterId` a refusal queues (or refreshes) that waiter. */
-  #attempt(request: DriverAcquireRequest, waiterId: string | undefined): Promise<DriverGranted | DriverRefused> {
+  #attempt(request: DriverAcquireRequest, waiterId: string | undefined): Promise<DriverGranted | LineRefusal> {
     const { ttlMs, holder } = request;
     const owner = ownerPrefix(request.ownerSecret);
     const args = waiterId === undefined ? [owner, ttlMs, holder] : [owner, ttlMs, holder, waiterId, this.#config.settings.waiterLeaseMs];
@@ -196,7 +205,7 @@ export class RedisLockDriver implements LockDriver {
   }
 
   /** An attempt's result; a fresh hold waits for the replicas first when `waitForReplicas` asks it to. */
-  #attempted(reply: AcquireReply, { request, sentAt }: AttemptCall): DriverGranted | DriverRefused | Promise<DriverGranted> {
+  #attempted(reply: AcquireReply, { request, sentAt }: AttemptCall): DriverGranted | LineRefusal | Promise<DriverGranted> {
     const result = attemptResult(reply, request, this.#config.settings.commandTimeoutMs);
     if (!result.acquired) return result;
     // A fresh grant (a string) took a free key with an empty line and reserved no token block; one through the line did.

@@ -143,6 +143,21 @@ describe("redis wait queue", () => {
     expect(monotonicNow() - releasedAt).toBeLessThan(500);
   });
 
+  it("a queued refusal names the token of the holder it found, also one it handed the free key to: every later grant's is above it", async () => {
+    const inspector = provider();
+    const k = key("refusal-bound");
+    const queueAttempt = (waiterId: string) =>
+      server.command("EVAL", QUEUED_ACQUIRE_SCRIPT.lua, "1", tag(k), ownerPrefix(newOwnerSecret()), "30000", waiterId, waiterId, "30000");
+    const held = await inspector.acquire(k, { ttlMs: 300, autoRenew: false });
+    expect(await queueAttempt("first")).toEqual([0, String(held.fencingToken), expect.any(Number)]);
+    // The holder's lease runs out unreleased: the next attempt hands the free key to the head of the line and is refused.
+    await elapse(400);
+    const [kind, handedToken] = (await queueAttempt("second")) as [number, string, number];
+    expect(kind).toBe(0);
+    expect(BigInt(handedToken)).toBeGreaterThan(held.fencingToken as bigint);
+    expect((await inspector.inspect(k))?.fencingToken).toBe(BigInt(handedToken));
+  });
+
   it("a lock handed to a waiter that crashed before claiming it frees itself after that waiter's ttl", async () => {
     const [holderSide, waiterSide] = [provider(), provider()];
     const k = key("ghost-live");

@@ -1,9 +1,13 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
 import type { ScriptCall } from "../connection/redis-calls.js";
 import type { CohortLines, LocalWaiter } from "../waiting/cohort-lines.js";
+import type { LineRefusal } from "../waiting/wait-in-server-line.js";
 
-/** What the acquire script answers: a fresh grant's token, a refusal's remaining lease, or {1|2, token, holdCount, ttl left}. */
-export type AcquireReply = string | number | [number, string, number, number];
+/**
+ * What the acquire script answers: a fresh grant's token, a refusal's remaining lease, a queued refusal's {0, holder's
+ * token, lease left}, or {1|2, token, holdCount, ttl left}.
+ */
+export type AcquireReply = string | number | [0, string, number] | [1 | 2, string, number, number];
 
 /** What the release script answers: the hold count left, -1 when not held, or {token, ttl ms, jumped 1|0, waiters left} for a local pass. */
 export type ReleaseReply = number | [string, number, number, number];
@@ -24,11 +28,19 @@ export const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
 export const FREED = Object.freeze({ held: true, holdCount: 0 });
 
 /** The acquire script's reply as a grant or a refusal; a refusal without a lease to wait out retries after `fallbackRetryMs`. */
-export function attemptResult(reply: AcquireReply, request: DriverAcquireRequest, fallbackRetryMs: number): DriverGranted | DriverRefused {
+export function attemptResult(reply: AcquireReply, request: DriverAcquireRequest, fallbackRetryMs: number): DriverGranted | LineRefusal {
   if (typeof reply === "number") return { acquired: false, retryAfterMs: reply >= 0 ? reply : fallbackRetryMs };
-  return typeof reply === "string"
-    ? { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs: request.ttlMs }
-    : { acquired: true, fencingToken: BigInt(reply[1]), holdCount: Number(reply[2]), ttlMs: Number(reply[3]) };
+  if (typeof reply === "string") return { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs: request.ttlMs };
+  if (reply[0] === 0) {
+    const [, token, left] = reply;
+    return { acquired: false, retryAfterMs: left >= 0 ? left : fallbackRetryMs, ...(token === "" ? {} : { tokensUpTo: BigInt(token) }) };
+  }
+  return { acquired: true, fencingToken: BigInt(reply[1]), holdCount: Number(reply[2]), ttlMs: Number(reply[3]) };
+}
+
+/** Whether an acquire reply granted the lock (one answered too late is given back). */
+export function isGrantReply(reply: AcquireReply): boolean {
+  return typeof reply === "string" || (typeof reply !== "number" && reply[0] !== 0);
 }
 
 /** The release script's reply as the driver's answer; a local pass hands the offered waiter its grant. */

@@ -21,8 +21,10 @@ ${LINE_KEYS}`;
  * one attempt that does not queue).
  * A free lock goes to the first live waiter before anyone else (a newcomer never overtakes the queue).
  * Replies, by type: a fresh grant is the fencing token (a string; hold count 1, lease as asked); a refusal is the
- * holder's remaining ttl ms (an integer, queued if a waiter id was given); re-entry is {1, token, holdCount, ttl left},
- * and a waiter's claim of a lock handed to it earlier {2, token, holdCount, ttl left}.
+ * holder's remaining ttl ms (an integer), for a waiter (queued) {0, the holder's token, ttl ms left}: the holder's grant
+ * is the key's latest, so every earlier grant's token is at most that and every later one's above it (`LineRefusal`);
+ * re-entry is {1, token, holdCount, ttl left}, and a waiter's claim of a lock handed to it earlier {2, token, holdCount,
+ * ttl left}.
  */
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
@@ -58,7 +60,7 @@ if not owner then
     redis.call("SET", lock, lock_value(secret, 1, fresh, "+", holder), "PX", ttl)
     return fresh
   end
-  mark = "+"
+  mark, token = "+", handed_token
 end
 if id ~= "" then
   local lease = tonumber(ARGV[5])
@@ -68,6 +70,7 @@ if id ~= "" then
     if mark == "-" then remark(lock, owner, count, token, "+", held_by) end
   end
   keep_queue(queue, waiters, lease)
+  return {0, token, redis.call("PTTL", lock)}
 end
 return redis.call("PTTL", lock)
 `,

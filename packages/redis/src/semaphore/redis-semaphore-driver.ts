@@ -6,7 +6,7 @@ import type { RedisCalls } from "../connection/redis-calls.js";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { renewInBatches } from "../scripts/renew-in-batches.js";
 import { CohortLines } from "../waiting/cohort-lines.js";
-import { type ServerLineAccess, waitInServerLine } from "../waiting/wait-in-server-line.js";
+import { type LineRefusal, type ServerLineAccess, waitInServerLine } from "../waiting/wait-in-server-line.js";
 import type { CohortGrant, PassTarget } from "./permit-cohort.js";
 import { PermitCohorts } from "./permit-cohorts.js";
 import { PassRefusal, SEMAPHORE_PASS_SCRIPT } from "./semaphore-pass-script.js";
@@ -29,8 +29,8 @@ export interface RedisSemaphoreAccess {
   readonly localPasses: number;
 }
 
-/** What the acquire script answers: a grant's token, a refusal's retry bound, or {stored permits} on a mismatch. */
-type AcquireReply = string | number | [number];
+/** What the acquire script answers: a grant's token, a refusal's retry bound (a waiter's: {0, the fencing counter, the bound}), or {stored permits} on a mismatch. */
+type AcquireReply = string | number | [number] | [0, string, number];
 
 /** What the release script answers: 1|0 (held), or {1|0, then waiter id, token, ttl ms, waiters left per grant to a waiter of this driver}. */
 type ReleaseReply = number | [number, ...(string | number)[]];
@@ -179,7 +179,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
   }
 
   /** One attempt; with a `waiterId` a refusal joins (or refreshes) that waiter's place in line. */
-  async #attempt(request: DriverPermitRequest, waiterId: string | undefined): Promise<DriverAcquireResult> {
+  async #attempt(request: DriverPermitRequest, waiterId: string | undefined): Promise<DriverGranted | LineRefusal> {
     const { key, ownerSecret, ttlMs, holder, permits, count } = request;
     const args = [ownerSecret, ttlMs, holder, permits, count, ...(waiterId === undefined ? [] : [waiterId, this.#access.waiterLeaseMs, this.#waiters.channel])];
     const reply = (await this.#access.calls.run("acquire", SEMAPHORE_ACQUIRE_SCRIPT, [this.#access.layout.tag(key)], args).catch((error: unknown) => {
@@ -188,8 +188,10 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
       void this.#giveBack(key, ownerSecret).catch(() => undefined);
       throw error;
     })) as AcquireReply;
-    if (Array.isArray(reply)) throw new PermitsMismatchError(key, permits, Number(reply[0]));
     if (typeof reply === "number") return { acquired: false, retryAfterMs: reply };
+    if (Array.isArray(reply) && reply.length === 3)
+      return { acquired: false, retryAfterMs: reply[2], ...(reply[1] === "" ? {} : { tokensUpTo: BigInt(reply[1]) }) };
+    if (Array.isArray(reply)) throw new PermitsMismatchError(key, permits, Number(reply[0]));
     return { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs };
   }
 }

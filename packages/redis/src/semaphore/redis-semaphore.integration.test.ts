@@ -134,8 +134,9 @@ describe("redis semaphore", () => {
     const [holderSecret, waiterSecret] = [newOwnerSecret(), newOwnerSecret()];
     const attempt = (secret: string) =>
       server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), secret, "30000", "label", "1", "1", "waiter-1", "30000", "test:channel");
-    await attempt(holderSecret);
-    expect(typeof (await attempt(waiterSecret))).toBe("number");
+    const holderToken = await attempt(holderSecret);
+    // A waiter's refusal carries the fencing counter: every earlier grant's token is at most it, every later one above it.
+    expect(await attempt(waiterSecret)).toEqual([0, holderToken, expect.any(Number)]);
     // Nobody listens on the waiter's channel: the release grants the permit to the head of the line, and its message is lost.
     await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), holderSecret, "test:releasing-channel");
     expect(await lineLength(name)).toBe(0);

@@ -118,7 +118,9 @@ end
  * permits were granted to it already (by a script whose message it has not seen yet) gets that grant, its lease
  * starting again now. ARGV: owner secret, ttl ms, holder label, permits, count, and for a waiter its id, lease ms and
  * channel. Replies: a grant's fencing token (string); a refusal's retry bound in ms (integer: until the soonest holder's
- * lease ends, or the waiter's lease); {stored permits} when the semaphore is in use with another permit count.
+ * lease ends, or the waiter's lease), for a waiter {0, the fencing counter, that bound} (every earlier grant's token is
+ * at most the counter, every later one's above it: `LineRefusal`); {stored permits} when the semaphore is in use with
+ * another permit count.
  */
 export const SEMAPHORE_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:semaphore-acquire",
@@ -144,7 +146,7 @@ local function join()
     redis.call("PEXPIRE", queue, lease * 2)
     if redis.call("PTTL", state) < lease * 2 then redis.call("PEXPIRE", state, lease * 2) end
   end
-  return math.max(1, soonest and soonest - now or lease)
+  return {0, redis.call("GET", fence) or "", math.max(1, soonest and soonest - now or lease)}
 end
 if id and free == 0 and not pruned and not granted then return join() end
 ${SEMAPHORE_LINE}

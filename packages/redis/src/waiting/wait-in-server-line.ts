@@ -1,15 +1,25 @@
 import { randomBytes } from "node:crypto";
-import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
-import type { DriverAcquireResult } from "@distlock/core/internal";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
 import { Latch, monotonicNow } from "@distlock/core/internal";
 import type { LocalWaiter } from "./cohort-lines.js";
 import { type HandOffMessage, parseHandOffMessage } from "./hand-off-message.js";
 import type { ChannelListener } from "./release-subscriber.js";
 
+/**
+ * A queued attempt's refusal. `tokensUpTo`, where the script can tell it: every grant of the key the server made before
+ * this refusal has a fencing token at most this, every later one a larger token. So a hand-off that reaches the waiter
+ * after the refusal's reply is known to be newer than the refusal (and its lease to have started after the attempt was
+ * sent) only by its token: a message published before the attempt ran can arrive after its reply (the two come on
+ * different connections, and a paused process reads both at once).
+ */
+export interface LineRefusal extends DriverRefused {
+  readonly tokensUpTo?: bigint;
+}
+
 /** What a queued wait needs from the driver. */
 export interface ServerLineAccess {
   /** One queue-aware attempt that queues (or refreshes) `waiterId` when refused. */
-  attempt(request: DriverAcquireRequest, waiterId: string): Promise<DriverAcquireResult>;
+  attempt(request: DriverAcquireRequest, waiterId: string): Promise<DriverGranted | LineRefusal>;
   /** Drops the waiter's entry and gives back a lock handed to it; best effort. */
   leave(request: DriverAcquireRequest, waiterId: string): Promise<unknown>;
   /** Hears the key's release channel (or what concerns `waiterId`) from the moment this resolves. */
@@ -32,11 +42,13 @@ export interface ServerLineGrant extends DriverGranted {
 /**
  * Waits in the key's server-side queue until a release hands the lock over (FIFO, no polling).
  * The entry is refreshed well before it expires and whenever the holder's lease may have ended unreleased;
- * a hand-off announced on the channel is taken without another round trip. On any failure or abort the
- * waiter leaves the queue (giving back a lock that reached it too late; bounded by the command timeout) and then rejects.
+ * a hand-off announced on the channel is taken without another round trip when its token shows it newer than the last
+ * refusal (else the next attempt claims it or finds it gone). On any failure or abort the waiter leaves the queue
+ * (giving back a lock that reached it too late; bounded by the command timeout) and then rejects.
  */
 export async function waitInServerLine(queue: ServerLineAccess, request: DriverAcquireRequest, signal: AbortSignal): Promise<ServerLineGrant> {
   const waiterId = queue.newWaiterId?.() ?? randomBytes(12).toString("base64url");
+  /** A grant that reached this waiter other than as its attempt's answer: a hand-off message, or a pass here. */
   let handOff: HandOffMessage | undefined;
   // Spent by the pause it ends: a message that comes during an attempt ends the next pause at once, so a hand-off
   // this waiter must claim through an attempt is not left waiting for the refresh.
@@ -54,7 +66,7 @@ export async function waitInServerLine(queue: ServerLineAccess, request: DriverA
     ttlMs: request.ttlMs,
     freshOwner: request.freshOwner === true,
     take(pass) {
-      if (handOff !== undefined || stopped || signal.aborted) return false;
+      if (passedAt !== undefined || stopped || signal.aborted) return false;
       handOff = { waiterId, fencingToken: pass.fencingToken, ttlMs: pass.ttlMs, queued: pass.queued };
       passedAt = pass.grantedAt;
       keepsLease = pass.keepsLease;
@@ -62,17 +74,12 @@ export async function waitInServerLine(queue: ServerLineAccess, request: DriverA
       return true;
     },
   };
-  /** Hand-off messages taken so far: one taken while an attempt was in flight may be older than that attempt. */
-  let handOffsHeard = 0;
   const stopListening = await queue.listen(
     request.key,
     (message) => {
       const parsed = message === null ? undefined : parseHandOffMessage(message);
       if (message !== null && parsed?.waiterId !== waiterId) return;
-      if (parsed !== undefined && !queue.claimHandOffs && passedAt === undefined) {
-        handOff = parsed;
-        handOffsHeard++;
-      }
+      if (parsed !== undefined && !queue.claimHandOffs && passedAt === undefined) handOff = parsed;
       wake.open();
     },
     waiterId,
@@ -82,23 +89,27 @@ export async function waitInServerLine(queue: ServerLineAccess, request: DriverA
     for (;;) {
       signal.throwIfAborted();
       const sentAt = monotonicNow();
-      const heardBefore = handOffsHeard;
       const result = await queue.attempt(request, waiterId);
       if (result.acquired) {
         return { acquired: true, fencingToken: result.fencingToken, holdCount: result.holdCount, ttlMs: result.ttlMs, grantedAt: sentAt, queued: 0 };
       }
       // Refused, so now in the server's line: a release here may pass the lock on directly.
       leaveLocalLine ??= queue.joinLocalLine?.(request.key, localWaiter);
-      if (handOffsHeard !== heardBefore && passedAt === undefined) {
-        // The message may have been published before this attempt ran and reached us only after it (a process paused
-        // past the grant's lease hears both at once): a grant still live would have been this attempt's, so the
-        // next attempt claims it or finds it gone; its lease is never dated from this refused one.
-        handOff = undefined;
-        continue;
+      for (;;) {
+        if (keepsLease && handOff !== undefined) return handedOver(handOff, passedAt as number);
+        if (handOff !== undefined) {
+          // Newer than the refusal: the lease started after it ran, so after `sentAt` (and a pass's release was sent).
+          if (result.tokensUpTo !== undefined && handOff.fencingToken > result.tokensUpTo) return handedOver(handOff, Math.max(sentAt, passedAt ?? sentAt));
+          // Older than the refusal, which found the lock another's: that lease is over. Without a bound the next
+          // attempt tells (it claims the lock or finds it gone); its lease is never dated from this refused one.
+          const known = result.tokensUpTo !== undefined;
+          handOff = undefined;
+          passedAt = undefined;
+          if (!known) break;
+        }
+        await wake.wait(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal);
+        if (handOff === undefined) break;
       }
-      // This attempt ran before any hand-off to this waiter, so a hand-off's lease started after `sentAt`.
-      if (handOff === undefined) await wake.wait(Math.min(Math.max(1, result.retryAfterMs), refreshMs), signal);
-      if (handOff !== undefined) return handedOver(handOff, keepsLease ? (passedAt as number) : Math.max(sentAt, passedAt ?? sentAt));
     }
   } catch (error) {
     stopped = true;
