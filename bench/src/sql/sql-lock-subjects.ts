@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { SqlLockProvider, type SqlLockProviderOptions } from "@distlock/sql";
 import mysql from "mysql2/promise";
 import pg from "pg";
@@ -63,6 +64,39 @@ export const ADVISORY_FLOOR: LockSubject = {
         if (rows[0]?.ok !== true) throw new Error(`advisory lock ${key} is taken`);
         return async () => {
           await client.query("select pg_advisory_unlock(hashtext($1))", [key]);
+        };
+      },
+      close: () => client.end(),
+    };
+  },
+};
+
+/**
+ * Table mode's own statements replayed on one bare pg.Client: the acquire and release functions distlock's default
+ * provider calls (table `distlock_locks`, created by a provider first), with no core, pool, kysely, watchdog or
+ * notification listener around them. Table mode's overhead is distlock's ops/s against this.
+ */
+export const TABLE_STATEMENT_REPLAY: LockSubject = {
+  id: "table-replay",
+  name: "table mode's statements on a bare pg.Client",
+  role: "floor",
+  settings: "one pg.Client; select * from distlock_locks_acquire(key, owner, holder, ttl, 0), then distlock_locks_release(key, owner)",
+  async open(url) {
+    const migrator = new SqlLockProvider({ url, purgeIntervalMs: 0 });
+    await (await migrator.acquire("bench:migrate")).release();
+    await migrator.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const owner = randomUUID();
+    return {
+      async acquire(key, ttlMs) {
+        const { rows } = await client.query<{ hold_count: string }>(
+          "select * from distlock_locks_acquire($1, $2, $3, cast($4 as bigint), cast($5 as bigint))",
+          [key, owner, "bench", ttlMs, 0],
+        );
+        if (Number(rows[0]?.hold_count) <= 0) throw new Error(`table lock ${key} is taken`);
+        return async () => {
+          await client.query("select * from distlock_locks_release($1, $2)", [key, owner]);
         };
       },
       close: () => client.end(),

@@ -14,6 +14,7 @@ import {
   DISTLOCK_SESSION,
   DISTLOCK_SQLITE,
   GET_LOCK_FLOOR,
+  TABLE_STATEMENT_REPLAY,
 } from "./sql-lock-subjects.js";
 import { sqlParkedHandOffScenario } from "./sql-parked-hand-off-scenario.js";
 import { SQL_TARGETS } from "./sql-targets.js";
@@ -32,7 +33,7 @@ export const SQL_SCENARIOS: ScenarioGroup = {
     const server = await startPostgres();
     try {
       const target = server.url;
-      const subjects = [ADVISORY_FLOOR, DISTLOCK_NOTIFY, DISTLOCK_PREPARED, DISTLOCK_SESSION];
+      const subjects = [ADVISORY_FLOOR, TABLE_STATEMENT_REPLAY, DISTLOCK_NOTIFY, DISTLOCK_PREPARED, DISTLOCK_SESSION];
       const counter = new PgWriteCounter(target);
       tables.push(
         await uncontendedScenario({ system: "PostgreSQL", id: "postgres", target, subjects, baseline: ADVISORY_FLOOR.name, counter, scale, ...UNCONTENDED }),
