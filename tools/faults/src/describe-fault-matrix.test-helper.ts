@@ -6,13 +6,12 @@ import { DEFAULT_ROW_SETTINGS } from "./runner/row-settings.js";
 import { runRow } from "./runner/run-row.js";
 
 /**
- * The multi-key faults of the short form: none while `redis / holder-sigstop` has an open finding (an older set
- * believing a key the server had given to a newer holder; docs/fault-matrix.md, "Multi-key rows", 2 of ~12 runs).
- * Both faults run in the long form (`--primitive multi-key`). Measured on 2026-11-28 (`npx vitest run --project
- * faults`, 2 vCPUs shared): 56.6 s and 61.8 s without multi-key rows, 73.7 s with `holder-sigstop` on the three
- * backends, 76.5 s with both faults.
+ * The multi-key faults of the short form: the pause, which found the set's late signal (finding 9) and a waiter's stale
+ * hand-off (finding 8); both faults run in the long form (`--primitive multi-key`). Measured on 2026-11-28 (`npx
+ * vitest run --project faults`, 2 vCPUs shared): 56.6 s and 61.8 s without multi-key rows, 73.7 s with
+ * `holder-sigstop` on the three backends, 76.5 s with both faults.
  */
-const SHORT_FORM_MULTI_KEY_FAULTS: readonly FaultName[] = [];
+const SHORT_FORM_MULTI_KEY_FAULTS: readonly FaultName[] = ["holder-sigstop"];
 
 /** Options of {@link describeFaultMatrix}. */
 export interface ShortFormOptions {
