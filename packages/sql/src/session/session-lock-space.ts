@@ -55,17 +55,21 @@ export class SessionLockSpace {
   async #tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
     const local = this.#reenter(request);
     if (local !== undefined) return local;
-    const session = await this.pool.holdingSession();
-    if (this.pool.needsIdleLimit(session, request.ttlMs)) await this.pool.limitIdle(session, request.ttlMs);
-    const id = this.#ids.of(request.key);
-    session.inFlight++;
-    let token: bigint | null;
-    try {
-      token = await session.connection.tryLock(id);
-    } finally {
-      session.inFlight--;
-    }
-    return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, session, id, token);
+    return this.pool.onLive(
+      () => this.pool.holdingSession(),
+      async (session) => {
+        if (this.pool.needsIdleLimit(session, request.ttlMs)) await this.pool.limitIdle(session, request.ttlMs);
+        const id = this.#ids.of(request.key);
+        session.inFlight++;
+        let token: bigint | null;
+        try {
+          token = await session.connection.tryLock(id);
+        } finally {
+          session.inFlight--;
+        }
+        return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, session, id, token);
+      },
+    );
   }
 
   #endTurn(key: string, settled: Promise<unknown>): void {
@@ -75,18 +79,23 @@ export class SessionLockSpace {
   /** Waits in the server's queue on a session of its own; `signal` cancels the wait there and rejects with its reason. */
   async acquire(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    const session = await this.pool.waitingSession();
-    try {
-      await this.pool.limitIdle(session, request.ttlMs);
-      const id = this.#ids.of(request.key);
-      // The server starts the lease (the session's idle limit) when it grants, at some moment after this: a grant read
-      // late (a frozen process) is then not fresh, and core proves it with a renewal before handing it out.
-      const sentAt = monotonicNow();
-      const token = await this.waitOnServer(session, id, signal);
-      return this.#register(request, session, id, token, await this.#leaseStart(session, sentAt, request.ttlMs));
-    } finally {
-      session.waiting = false;
-    }
+    return this.pool.onLive(
+      () => this.pool.waitingSession(),
+      async (session) => {
+        try {
+          await this.pool.limitIdle(session, request.ttlMs);
+          const id = this.#ids.of(request.key);
+          // The server starts the lease (the session's idle limit) when it grants, at some moment after this: a grant
+          // read late (a frozen process) is then not fresh, and core proves it with a renewal before handing it out.
+          const sentAt = monotonicNow();
+          const token = await this.waitOnServer(session, id, signal);
+          return this.#register(request, session, id, token, await this.#leaseStart(session, sentAt, request.ttlMs));
+        } finally {
+          session.waiting = false;
+        }
+      },
+      signal,
+    );
   }
 
   /**

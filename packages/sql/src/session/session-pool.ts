@@ -59,6 +59,21 @@ export class SessionPool {
     return this.#open(true);
   }
 
+  /**
+   * Runs `attempt` on the session `pick` gives, and once more on the one it gives then if that session ended as the
+   * attempt ran: the server's idle limit ends a session whose leases all ran out, and one can be picked just as that
+   * happens. Whatever the attempt did there ended with the session, so running it again is safe.
+   */
+  async onLive<T>(pick: () => Promise<LockSession>, attempt: (session: LockSession) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const session = await pick();
+    try {
+      return await attempt(session);
+    } catch (error) {
+      if (!session.connection.lost.aborted || signal?.aborted === true || this.#closed) throw error;
+      return attempt(await pick());
+    }
+  }
+
   /** Runs `statement` on `session`, counted as in flight there (so the least busy session is picked for others). */
   async on<T>(session: LockSession, statement: () => Promise<T>): Promise<T> {
     session.inFlight++;
