@@ -1,0 +1,5 @@
+export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
+export { lockBackend } from "./lock-backend.js";
+export { NatsLockDriver } from "./nats-lock-driver.js";
+export { NatsLockProvider } from "./nats-lock-provider.js";
+export { DEFAULT_NATS_LOCK_OPTIONS, type NatsLockProviderOptions, type NatsTlsOptions } from "./options/nats-lock-provider-options.js";

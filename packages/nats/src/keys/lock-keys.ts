@@ -1,0 +1,27 @@
+/** Every lock's bucket key starts with this token, so a bucket can hold other kinds of record beside locks later. */
+const LOCK_TOKEN = "lock";
+
+/**
+ * The bucket key of a lock: `lock.<hex of the key's UTF-8 bytes>`. Bucket keys allow only `[-/_=.a-zA-Z0-9]`; lower-case
+ * hex keeps any key, keeps a key's prefixes as prefixes of its encoding, and sorts as UTF-8 bytes do.
+ */
+export function lockKey(key: string): string {
+  return `${LOCK_TOKEN}.${hexOf(key)}`;
+}
+
+/** What `list` matches bucket keys against for a caller's prefix (the empty prefix matches every lock). */
+export function lockKeyPrefix(prefix: string): string {
+  return `${LOCK_TOKEN}.${hexOf(prefix)}`;
+}
+
+/** The subject filter of every lock's bucket key, for listing. */
+export const ALL_LOCK_KEYS = `${LOCK_TOKEN}.>`;
+
+/** The caller's key back from its bucket key. */
+export function keyOfLockKey(bucketKey: string): string {
+  return Buffer.from(bucketKey.slice(LOCK_TOKEN.length + 1), "hex").toString("utf8");
+}
+
+function hexOf(text: string): string {
+  return Buffer.from(text, "utf8").toString("hex");
+}

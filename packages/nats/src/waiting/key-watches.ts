@@ -1,0 +1,76 @@
+import type { ReleaseWatch } from "@distlock/core/driver";
+import { KvWatchInclude } from "@nats-io/kv";
+import type { NatsBucketConnection } from "../connection/nats-bucket-connection.js";
+import { LatchedReleaseWatch } from "./latched-release-watch.js";
+
+interface KeyWatch {
+  readonly latches: Set<LatchedReleaseWatch>;
+  /** Resolves once the bucket's watcher for the key exists on the server; to `stop` it. */
+  readonly started: Promise<() => void>;
+}
+
+/**
+ * Waiters hear of a key's changes from a KV watch on that key: one JetStream ordered consumer per key and process,
+ * shared by the process's waiters on it, delivering only writes made after it started. The watch delivers a write once
+ * the stream has stored it, so the attempt a notification wakes reads that write or a later one; a notification on
+ * every write (not only deletes) costs a refused attempt now and then, never a missed release.
+ */
+export class KeyWatches {
+  readonly #connection: NatsBucketConnection;
+  readonly #byKey = new Map<string, KeyWatch>();
+
+  constructor(connection: NatsBucketConnection) {
+    this.#connection = connection;
+  }
+
+  /** A latched watch of `bucketKey`, resolved once the server delivers its writes. */
+  async watch(bucketKey: string): Promise<ReleaseWatch> {
+    let entry = this.#byKey.get(bucketKey);
+    if (entry === undefined) {
+      const created: KeyWatch = { latches: new Set(), started: this.#start(bucketKey, () => created) };
+      entry = created;
+      this.#byKey.set(bucketKey, entry);
+      entry.started.catch(() => {
+        if (this.#byKey.get(bucketKey) === created) this.#byKey.delete(bucketKey);
+      });
+    }
+    const latch = new LatchedReleaseWatch(() => this.#unwatch(bucketKey, latch));
+    entry.latches.add(latch);
+    try {
+      await entry.started;
+    } catch (error) {
+      latch.close();
+      throw error;
+    }
+    return latch;
+  }
+
+  /** The connection was interrupted: a write may have gone unheard, so every waiter tries again. */
+  interrupted(): void {
+    for (const { latches } of this.#byKey.values()) for (const latch of latches) latch.notify();
+  }
+
+  async #start(bucketKey: string, self: () => KeyWatch): Promise<() => void> {
+    const { kv } = await this.#connection.bucket();
+    const updates = await kv.watch({ key: bucketKey, include: KvWatchInclude.UpdatesOnly, headers_only: true });
+    void (async () => {
+      for await (const _ of updates) for (const latch of self().latches) latch.notify();
+    })().catch(() => undefined);
+    return () => updates.stop();
+  }
+
+  #unwatch(bucketKey: string, latch: LatchedReleaseWatch): void {
+    const entry = this.#byKey.get(bucketKey);
+    if (entry === undefined || !entry.latches.delete(latch) || entry.latches.size > 0) return;
+    this.#byKey.delete(bucketKey);
+    entry.started.then((stop) => stop()).catch(() => undefined);
+  }
+
+  /** Stops every watch. */
+  close(): void {
+    for (const [bucketKey, entry] of this.#byKey) {
+      this.#byKey.delete(bucketKey);
+      entry.started.then((stop) => stop()).catch(() => undefined);
+    }
+  }
+}
