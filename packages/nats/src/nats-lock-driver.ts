@@ -98,7 +98,7 @@ export class NatsLockDriver implements LockDriver {
   }
 
   async #context(): Promise<HoldContext> {
-    const { kv } = await this.#connection.bucket();
-    return { kv, observations: this.#observations };
+    const { kv, js, bucket } = await this.#connection.bucket();
+    return { kv, js, bucket, observations: this.#observations };
   }
 }

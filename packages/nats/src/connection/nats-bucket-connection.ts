@@ -1,8 +1,9 @@
 import { type JetStreamClient, jetstream } from "@nats-io/jetstream";
-import { type KV, Kvm } from "@nats-io/kv";
+import type { KV } from "@nats-io/kv";
 import { connect, type NatsConnection, type NodeConnectionOptions } from "@nats-io/transport-node";
 import type { ResolvedNatsLockOptions } from "../options/nats-lock-provider-options.js";
 import { checkBucketSettings } from "./bucket-settings.js";
+import { openBucket } from "./open-bucket.js";
 
 /** What a connection tells its owner about. */
 export interface NatsConnectionHooks {
@@ -15,6 +16,8 @@ export interface OpenBucket {
   readonly connection: NatsConnection;
   readonly js: JetStreamClient;
   readonly kv: KV;
+  /** The bucket's name. */
+  readonly bucket: string;
 }
 
 /**
@@ -62,9 +65,9 @@ export class NatsBucketConnection {
       if (this.#closed) throw new Error("the NATS lock provider's connection is closed");
       this.#watchStatus(connection);
       const js = jetstream(connection, { timeout: commandTimeoutMs });
-      const kv = await new Kvm(js).create(bucket, { history: 1, replicas, storage: storage as "file" | "memory", timeout: commandTimeoutMs });
-      checkBucketSettings((await kv.status()).streamInfo, { bucket, replicas, storage });
-      return { connection, js, kv };
+      const { kv, info } = await openBucket(js, { bucket, replicas, storage: storage as "file" | "memory", timeoutMs: commandTimeoutMs });
+      checkBucketSettings(info, { bucket, replicas, storage });
+      return { connection, js, kv, bucket };
     } catch (error) {
       await connection.close().catch(() => undefined);
       throw error;

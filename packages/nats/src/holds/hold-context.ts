@@ -1,4 +1,5 @@
 import type { KV, KvEntry } from "@nats-io/kv";
+import type { WriteTarget } from "./conditional-writes.js";
 import { type HoldRecord, holdOf } from "./hold-record.js";
 import { LeaseObservations } from "./lease-observations.js";
 
@@ -8,8 +9,8 @@ import { LeaseObservations } from "./lease-observations.js";
  */
 export const MAX_WRITE_RACES = 5;
 
-/** What every hold operation works on: the bucket and this process's sightings of its revisions. */
-export interface HoldContext {
+/** What every hold operation works on: the bucket, read through `kv` and written through `js`, and this process's sightings of its revisions. */
+export interface HoldContext extends WriteTarget {
   readonly kv: KV;
   readonly observations: LeaseObservations;
 }

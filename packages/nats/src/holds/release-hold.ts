@@ -13,12 +13,12 @@ export async function releaseHold(context: HoldContext, bucketKey: string, owner
     if (hold === undefined || hold.record.secret !== ownerSecret) return { held: false, holdCount: 0 };
     const { record } = hold;
     if (record.holdCount === 1) {
-      if (!(await deleteIfAt(context.kv, bucketKey, revision))) continue;
+      if (!(await deleteIfAt(context, bucketKey, revision))) continue;
       context.observations.forget(bucketKey);
       return { held: true, holdCount: 0 };
     }
     const holdCount = record.holdCount - 1;
-    const written = await writeIfAt(context.kv, bucketKey, rewriteValue(record, { holdCount, leaseMs: record.leaseMs }), revision);
+    const written = await writeIfAt(context, bucketKey, rewriteValue(record, { holdCount, leaseMs: record.leaseMs }), revision);
     if (written === undefined) continue;
     context.observations.seen(bucketKey, written);
     return { held: true, holdCount };
@@ -31,7 +31,7 @@ export async function forceReleaseHold(context: HoldContext, bucketKey: string):
   for (let race = 0; race < MAX_WRITE_RACES; race++) {
     const { revision, hold } = await readHold(context, bucketKey);
     if (hold === undefined) return false;
-    if (!(await deleteIfAt(context.kv, bucketKey, revision))) continue;
+    if (!(await deleteIfAt(context, bucketKey, revision))) continue;
     context.observations.forget(bucketKey);
     return true;
   }

@@ -14,7 +14,7 @@ export async function renewHold(context: HoldContext, bucketKey: string, ownerSe
     if (hold === undefined || hold.record.secret !== ownerSecret) return false;
     const { record } = hold;
     const value = rewriteValue(record, { holdCount: record.holdCount, leaseMs: Math.max(record.leaseMs, ttlMs) });
-    const written = await writeIfAt(context.kv, bucketKey, value, revision);
+    const written = await writeIfAt(context, bucketKey, value, revision);
     if (written === undefined) continue;
     context.observations.seen(bucketKey, written);
     return true;

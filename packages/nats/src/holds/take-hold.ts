@@ -16,13 +16,13 @@ export async function takeHold(context: HoldContext, bucketKey: string, request:
     if (hold !== undefined && hold.record.secret === ownerSecret && hold.takeoverInMs > 0) {
       const { record } = hold;
       const leaseMs = Math.max(record.leaseMs, ttlMs);
-      const written = await writeIfAt(context.kv, bucketKey, rewriteValue(record, { holdCount: record.holdCount + 1, leaseMs }), revision);
+      const written = await writeIfAt(context, bucketKey, rewriteValue(record, { holdCount: record.holdCount + 1, leaseMs }), revision);
       if (written === undefined) continue;
       context.observations.seen(bucketKey, written);
       return { acquired: true, fencingToken: record.fencingToken, holdCount: record.holdCount + 1, ttlMs: leaseMs };
     }
     if (hold !== undefined && hold.takeoverInMs > 0) return { acquired: false, retryAfterMs: Math.ceil(hold.takeoverInMs) };
-    const written = await writeIfAt(context.kv, bucketKey, grantValue(ownerSecret, holder, ttlMs), revision);
+    const written = await writeIfAt(context, bucketKey, grantValue(ownerSecret, holder, ttlMs), revision);
     if (written === undefined) continue;
     context.observations.seen(bucketKey, written);
     // The granting write's revision is its stream sequence: greater than every earlier write of the bucket, so greater
