@@ -19,6 +19,7 @@ import { takeHold } from "./holds/take-hold.js";
 import { takeHoldSet } from "./holds/take-hold-set.js";
 import { lockKey } from "./keys/lock-keys.js";
 import type { ResolvedNatsLockOptions } from "./options/nats-lock-provider-options.js";
+import { NatsSemaphoreDriver } from "./semaphore/nats-semaphore-driver.js";
 import { KeyWatches } from "./waiting/key-watches.js";
 
 /**
@@ -37,8 +38,9 @@ export class NatsLockDriver implements LockDriver {
     minTtlMs: 1,
     ttlGranularityMs: 1,
     listing: true,
-    semaphore: false,
+    semaphore: true,
   });
+  readonly semaphores: NatsSemaphoreDriver;
   readonly #connection: NatsBucketConnection;
   readonly #watches: KeyWatches;
   readonly #observations = new LeaseObservations();
@@ -47,6 +49,7 @@ export class NatsLockDriver implements LockDriver {
   constructor(options: ResolvedNatsLockOptions) {
     this.#connection = new NatsBucketConnection(options, { interrupted: () => this.#watches.interrupted() });
     this.#watches = new KeyWatches(this.#connection);
+    this.semaphores = new NatsSemaphoreDriver(() => this.#context(), this.#watches);
   }
 
   async tryAcquire(request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused> {
@@ -93,6 +96,7 @@ export class NatsLockDriver implements LockDriver {
   }
 
   async close(): Promise<void> {
+    await this.semaphores.waitsEnded();
     this.#watches.close();
     await this.#connection.close();
   }

@@ -65,7 +65,7 @@ export class NatsBucketConnection {
       if (this.#closed) throw new Error("the NATS lock provider's connection is closed");
       this.#watchStatus(connection);
       const js = jetstream(connection, { timeout: commandTimeoutMs });
-      const { kv, info } = await openBucket(js, { bucket, replicas, storage: storage as "file" | "memory", timeoutMs: commandTimeoutMs });
+      const { kv, info } = await openBucket(connection, js, { bucket, replicas, storage: storage as "file" | "memory", timeoutMs: commandTimeoutMs });
       checkBucketSettings(info, { bucket, replicas, storage });
       return { connection, js, kv, bucket };
     } catch (error) {

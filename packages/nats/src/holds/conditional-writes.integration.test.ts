@@ -19,7 +19,7 @@ async function clientsOnEveryServer(bucket: string) {
       const connection = await connect({ servers: [`127.0.0.1:${server.port}`] });
       connections.push(connection);
       const js = jetstream(connection, { timeout: 5_000 });
-      const { kv } = await openBucket(js, { bucket, replicas: 3, storage: "file", timeoutMs: 5_000 });
+      const { kv } = await openBucket(connection, js, { bucket, replicas: 3, storage: "file", timeoutMs: 5_000 });
       return { kv, js, bucket };
     }),
   );

@@ -12,7 +12,8 @@ export function takeoverWaitMs(leaseMs: number): number {
 }
 
 interface Sighting {
-  readonly revision: number;
+  /** The key's revision, or for an entry of a semaphore record, the version nonce its last write gave it. */
+  readonly version: number | string;
   readonly firstSeenAt: number;
 }
 
@@ -25,20 +26,20 @@ interface Sighting {
 export class LeaseObservations {
   readonly #sightings = new Map<string, Sighting>();
 
-  /** Records that `revision` is the latest of `bucketKey` now, and returns the moment it was first seen. */
-  seen(bucketKey: string, revision: number, now = performance.now()): number {
-    const sighting = this.#sightings.get(bucketKey);
-    if (sighting?.revision === revision) return sighting.firstSeenAt;
-    this.#sightings.set(bucketKey, { revision, firstSeenAt: now });
+  /** Records that `version` is the latest of what `id` names (a bucket key, a semaphore's grant), and returns the moment it was first seen. */
+  seen(id: string, version: number | string, now = performance.now()): number {
+    const sighting = this.#sightings.get(id);
+    if (sighting?.version === version) return sighting.firstSeenAt;
+    this.#sightings.set(id, { version, firstSeenAt: now });
     return now;
   }
 
-  /** Forgets `bucketKey`: it is free, or this process's own write of it is superseded by its next read. */
-  forget(bucketKey: string): void {
-    this.#sightings.delete(bucketKey);
+  /** Forgets `id`: it is free, or gone. */
+  forget(id: string): void {
+    this.#sightings.delete(id);
   }
 
-  /** Milliseconds until a lease of `leaseMs` at `revision`, first seen at `firstSeenAt`, has surely run out (0: it has). */
+  /** Milliseconds until a lease of `leaseMs` whose version was first seen at `firstSeenAt` has surely run out (0: it has). */
   static remainingMs(leaseMs: number, firstSeenAt: number, now = performance.now()): number {
     return Math.max(0, firstSeenAt + takeoverWaitMs(leaseMs) - now);
   }

@@ -1,5 +1,6 @@
-/** Every lock's bucket key starts with this token, so a bucket can hold other kinds of record beside locks later. */
+/** Every lock's bucket key starts with this token, every semaphore's with the other: the two never share a key. */
 const LOCK_TOKEN = "lock";
+const SEMAPHORE_TOKEN = "sem";
 
 /**
  * The bucket key of a lock: `lock.<hex of the key's UTF-8 bytes>`. Bucket keys allow only `[-/_=.a-zA-Z0-9]`; lower-case
@@ -24,4 +25,9 @@ export function keyOfLockKey(bucketKey: string): string {
 
 function hexOf(text: string): string {
   return Buffer.from(text, "utf8").toString("hex");
+}
+
+/** The bucket key of a semaphore's record: `sem.<hex of its name's UTF-8 bytes>`. */
+export function semaphoreKey(name: string): string {
+  return `${SEMAPHORE_TOKEN}.${hexOf(name)}`;
 }
