@@ -7,9 +7,10 @@ import type {
   LockDriver,
   LockState,
   ReleaseWatch,
+  SemaphoreDriver,
 } from "@distlock/core/driver";
 import { NatsBucketConnection } from "./connection/nats-bucket-connection.js";
-import type { HoldContext } from "./holds/hold-context.js";
+import { type HoldContext, OwnWrites } from "./holds/hold-context.js";
 import { inspectHold } from "./holds/inspect-hold.js";
 import { LeaseObservations } from "./holds/lease-observations.js";
 import { listHolds } from "./holds/list-holds.js";
@@ -40,16 +41,19 @@ export class NatsLockDriver implements LockDriver {
     listing: true,
     semaphore: true,
   });
-  readonly semaphores: NatsSemaphoreDriver;
+  readonly semaphores: SemaphoreDriver;
+  readonly #semaphores: NatsSemaphoreDriver;
   readonly #connection: NatsBucketConnection;
   readonly #watches: KeyWatches;
   readonly #observations = new LeaseObservations();
+  readonly #ownWrites = new OwnWrites();
 
   /** Opens nothing: the connection is made on the first call. */
   constructor(options: ResolvedNatsLockOptions) {
     this.#connection = new NatsBucketConnection(options, { interrupted: () => this.#watches.interrupted() });
     this.#watches = new KeyWatches(this.#connection);
-    this.semaphores = new NatsSemaphoreDriver(() => this.#context(), this.#watches);
+    this.#semaphores = new NatsSemaphoreDriver(() => this.#context(), this.#watches);
+    this.semaphores = this.#semaphores;
   }
 
   async tryAcquire(request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused> {
@@ -96,13 +100,13 @@ export class NatsLockDriver implements LockDriver {
   }
 
   async close(): Promise<void> {
-    await this.semaphores.waitsEnded();
+    await this.#semaphores.waitsEnded();
     this.#watches.close();
     await this.#connection.close();
   }
 
   async #context(): Promise<HoldContext> {
     const { kv, js, bucket } = await this.#connection.bucket();
-    return { kv, js, bucket, observations: this.#observations };
+    return { kv, js, bucket, observations: this.#observations, ownWrites: this.#ownWrites };
   }
 }

@@ -48,7 +48,7 @@ export function writeIfAt(target: WriteTarget, bucketKey: string, value: string,
   return publishIfAt(target, bucketKey, value, revision);
 }
 
-/** Deletes `bucketKey` (a delete marker, which keeps the revision count going) if `revision` is still its latest; false when another write came first. */
-export async function deleteIfAt(target: WriteTarget, bucketKey: string, revision: number): Promise<boolean> {
-  return (await publishIfAt(target, bucketKey, "", revision, "DEL")) !== undefined;
+/** Deletes `bucketKey` if `revision` is still its latest, with a delete marker (which keeps the revision count going): its revision, or undefined when another write came first. */
+export function deleteIfAt(target: WriteTarget, bucketKey: string, revision: number): Promise<number | undefined> {
+  return publishIfAt(target, bucketKey, "", revision, "DEL");
 }

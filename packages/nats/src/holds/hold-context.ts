@@ -13,6 +13,41 @@ export const MAX_WRITE_RACES = 5;
 export interface HoldContext extends WriteTarget {
   readonly kv: KV;
   readonly observations: LeaseObservations;
+  readonly ownWrites: OwnWrites;
+}
+
+/** A key's state as a hold operation decides from it: its revision (0 when never written) and its hold, if any may run. */
+export interface HoldState {
+  readonly revision: number;
+  readonly hold: LiveHold | undefined;
+  /** True when it is this process's own last write of the key, not a read: it may be stale, so it only guides a write. */
+  readonly guessed?: boolean;
+}
+
+/** Most keys whose last own write a driver remembers; the oldest is forgotten first. */
+const MAX_OWN_WRITES = 10_000;
+
+/**
+ * The last write this process made of each key: the revision and the hold it stored (none for a delete). An operation
+ * of the owner starts from it instead of a read, saving a round trip; its write is conditional on that revision, so a
+ * stale guess only costs the read it would have made anyway.
+ */
+export class OwnWrites {
+  readonly #byKey = new Map<string, { readonly revision: number; readonly record: HoldRecord | undefined }>();
+
+  /** Remembers that this process wrote `record` (none: deleted it) as `revision` of `bucketKey`. */
+  wrote(bucketKey: string, revision: number, record: HoldRecord | undefined): void {
+    this.#byKey.delete(bucketKey);
+    this.#byKey.set(bucketKey, { revision, record });
+    if (this.#byKey.size > MAX_OWN_WRITES) this.#byKey.delete(this.#byKey.keys().next().value as string);
+  }
+
+  /** The key's state as this process last wrote it, or undefined. */
+  guess(context: HoldContext, bucketKey: string): HoldState | undefined {
+    const written = this.#byKey.get(bucketKey);
+    if (written === undefined) return undefined;
+    return { ...stateOf(context, bucketKey, written.revision, written.record), guessed: true };
+  }
 }
 
 /** A key's latest entry as a hold whose lease may still run, read now. */
@@ -26,10 +61,13 @@ export interface LiveHold {
 }
 
 /** The key's latest entry: its revision (0 when never written) and, while its hold may still run, that hold. */
-export async function readHold(context: HoldContext, bucketKey: string): Promise<{ revision: number; hold: LiveHold | undefined }> {
+export async function readHold(context: HoldContext, bucketKey: string): Promise<HoldState> {
   const entry: KvEntry | null = await context.kv.get(bucketKey);
-  const revision = entry?.revision ?? 0;
-  const record = holdOf(entry);
+  return stateOf(context, bucketKey, entry?.revision ?? 0, holdOf(entry));
+}
+
+/** The state of `bucketKey` at `revision` holding `record`, its lease counted from this process's first sight of the revision. */
+function stateOf(context: HoldContext, bucketKey: string, revision: number, record: HoldRecord | undefined): HoldState {
   if (record === undefined) {
     context.observations.forget(bucketKey);
     return { revision, hold: undefined };

@@ -37,11 +37,10 @@ export interface NatsLockProviderOptions extends DriverLockProviderOptions {
   tls?: boolean | NatsTlsOptions;
 }
 
-/** The options that have a default. */
-type NatsSettings = Required<Pick<NatsLockProviderOptions, "bucket" | "replicas" | "storage" | "connectTimeoutMs" | "commandTimeoutMs">>;
-
 /** The default of every option of `NatsLockProviderOptions` that has one. */
-export const DEFAULT_NATS_LOCK_OPTIONS: Readonly<NatsSettings> = Object.freeze({
+export const DEFAULT_NATS_LOCK_OPTIONS: Readonly<
+  Required<Pick<NatsLockProviderOptions, "bucket" | "replicas" | "storage" | "connectTimeoutMs" | "commandTimeoutMs">>
+> = Object.freeze({
   bucket: "distlock",
   replicas: 1,
   storage: "file",

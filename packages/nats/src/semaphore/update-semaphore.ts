@@ -28,7 +28,7 @@ export async function updateSemaphore<T>(context: HoldContext, bucketKey: string
     if (next === undefined) return answer(live.revision);
     if (isIdle(next)) {
       if (!live.exists) return answer(live.revision);
-      if (await deleteIfAt(context, bucketKey, live.revision)) return answer(live.revision);
+      if ((await deleteIfAt(context, bucketKey, live.revision)) !== undefined) return answer(live.revision);
       continue;
     }
     const written = await writeIfAt(context, bucketKey, semaphoreValue(next), live.revision);
