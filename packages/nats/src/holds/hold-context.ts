@@ -28,16 +28,18 @@ export interface HoldState {
 const MAX_OWN_WRITES = 10_000;
 
 /**
- * The last write this process made of each key: the revision and the hold it stored (none for a delete). An operation
- * of the owner starts from it instead of a read, saving a round trip; its write is conditional on that revision, so a
- * stale guess only costs the read it would have made anyway.
+ * The last hold this process wrote of each key, and its revision. An operation of its owner (release, renewal,
+ * re-entry) starts from it instead of a read, saving a round trip; its write is conditional on that revision, so a
+ * stale guess only costs the read it would have made anyway. A key this process freed is not remembered: taking it
+ * again without a read would let a releasing process beat every waiter that has to read first.
  */
 export class OwnWrites {
-  readonly #byKey = new Map<string, { readonly revision: number; readonly record: HoldRecord | undefined }>();
+  readonly #byKey = new Map<string, { readonly revision: number; readonly record: HoldRecord }>();
 
   /** Remembers that this process wrote `record` (none: deleted it) as `revision` of `bucketKey`. */
   wrote(bucketKey: string, revision: number, record: HoldRecord | undefined): void {
     this.#byKey.delete(bucketKey);
+    if (record === undefined) return;
     this.#byKey.set(bucketKey, { revision, record });
     if (this.#byKey.size > MAX_OWN_WRITES) this.#byKey.delete(this.#byKey.keys().next().value as string);
   }
