@@ -12,7 +12,7 @@ const url = `${cluster.url}/conformance?replicas=3`;
 describeLockProvider({
   name: "nats cluster (R3 bucket)",
   create: () => new NatsLockProvider({ url }),
-  capabilities: { fencing: true, fifo: false, listing: true, semaphore: true },
+  capabilities: { fencing: true, fifo: true, listing: true, semaphore: true },
   workerUrl: url,
   backendModule: "@distlock/nats",
   config: { construct: (options) => new NatsLockProvider({ url, ...options }), defaults: DEFAULT_NATS_LOCK_OPTIONS },

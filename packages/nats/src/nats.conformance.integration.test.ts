@@ -11,7 +11,7 @@ const url = `${server.url}/conformance`;
 describeLockProvider({
   name: "nats",
   create: () => new NatsLockProvider({ url }),
-  capabilities: { fencing: true, fifo: false, listing: true, semaphore: true },
+  capabilities: { fencing: true, fifo: true, listing: true, semaphore: true },
   workerUrl: url,
   backendModule: "@distlock/nats",
   config: { construct: (options) => new NatsLockProvider({ url, ...options }), defaults: DEFAULT_NATS_LOCK_OPTIONS },

@@ -15,10 +15,17 @@ export type HoldChange<T> = { readonly write: HoldWrite; readonly answer: (revis
  * Decides from the key's state and makes the decision with one conditional write on that state's revision, reading
  * again when another write came first; `exhausted` answers after `MAX_WRITE_RACES` lost races. The first state is this
  * process's own last write of the key where it has one (no read): a decision that writes nothing is then made again
- * from a read, since only a write proves the guess was the latest.
+ * from a read, since only a write proves the guess was the latest. A caller that has just read the key passes that
+ * state as `first`.
  */
-export async function changeHold<T>(context: HoldContext, bucketKey: string, decide: (state: HoldState) => HoldChange<T>, exhausted: () => T): Promise<T> {
-  let guess = context.ownWrites.guess(context, bucketKey);
+export async function changeHold<T>(
+  context: HoldContext,
+  bucketKey: string,
+  decide: (state: HoldState) => HoldChange<T>,
+  exhausted: () => T,
+  first?: HoldState,
+): Promise<T> {
+  let guess = first ?? context.ownWrites.guess(context, bucketKey);
   for (let race = 0; race < MAX_WRITE_RACES; ) {
     const state = guess ?? (await readHold(context, bucketKey));
     guess = undefined;

@@ -1,5 +1,6 @@
 import type { LockState } from "@distlock/core/driver";
-import { keyOfLockKey } from "../keys/lock-keys.js";
+import { keyOfLockKey, lineKey, lockKey } from "../keys/lock-keys.js";
+import { readLiveSemaphore } from "../semaphore/live-semaphore.js";
 import { type HoldContext, readHold } from "./hold-context.js";
 
 /**
@@ -13,4 +14,10 @@ export async function inspectHold(context: HoldContext, bucketKey: string): Prom
   const { holder, holdCount, fencingToken, leaseMs } = hold.record;
   const ttlRemainingMs = Math.max(1, Math.ceil(leaseMs - (performance.now() - hold.firstSeenAt)));
   return { key: keyOfLockKey(bucketKey), holder, holdCount, fencingToken, ttlRemainingMs: Math.min(leaseMs, ttlRemainingMs), waiters: 0 };
+}
+
+/** The lock `key` as `inspect` shows it: its hold (`inspectHold`) and the live places in its line of waiters. */
+export async function inspectLock(context: HoldContext, key: string): Promise<LockState | null> {
+  const [state, line] = await Promise.all([inspectHold(context, lockKey(key)), readLiveSemaphore(context, lineKey(key))]);
+  return state === null ? null : { ...state, waiters: line.record?.line.length ?? 0 };
 }

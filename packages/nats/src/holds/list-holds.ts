@@ -1,7 +1,7 @@
 import type { LockState } from "@distlock/core/driver";
-import { ALL_LOCK_KEYS, lockKeyPrefix } from "../keys/lock-keys.js";
+import { ALL_LOCK_KEYS, keyOfLockKey, lockKeyPrefix } from "../keys/lock-keys.js";
 import type { HoldContext } from "./hold-context.js";
-import { inspectHold } from "./inspect-hold.js";
+import { inspectLock } from "./inspect-hold.js";
 
 /** How many keys `list` reads at once. */
 const READ_BATCH = 32;
@@ -19,7 +19,7 @@ export async function listHolds(context: HoldContext, prefix: string, limit: num
   const states: LockState[] = [];
   for (let start = 0; start < bucketKeys.length && states.length < limit; start += READ_BATCH) {
     const batch = bucketKeys.slice(start, start + READ_BATCH);
-    for (const state of await Promise.all(batch.map((bucketKey) => inspectHold(context, bucketKey)))) if (state !== null) states.push(state);
+    for (const state of await Promise.all(batch.map((bucketKey) => inspectLock(context, keyOfLockKey(bucketKey))))) if (state !== null) states.push(state);
   }
   return states;
 }

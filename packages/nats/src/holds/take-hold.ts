@@ -1,6 +1,6 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
 import { changeHold, type HoldChange } from "./change-hold.js";
-import type { HoldContext } from "./hold-context.js";
+import type { HoldContext, HoldState } from "./hold-context.js";
 
 /**
  * One attempt at a key: one conditional write on the revision read. A free key (never written, deleted, or a lease
@@ -8,7 +8,7 @@ import type { HoldContext } from "./hold-context.js";
  * the owner's own hold is re-entered (count + 1, the larger lease, the same token); any other live hold refuses until
  * its lease has surely run out.
  */
-export function takeHold(context: HoldContext, bucketKey: string, request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused> {
+export function takeHold(context: HoldContext, bucketKey: string, request: DriverAcquireRequest, first?: HoldState): Promise<DriverGranted | DriverRefused> {
   const { ownerSecret, holder, ttlMs } = request;
   return changeHold<DriverGranted | DriverRefused>(
     context,
@@ -32,5 +32,6 @@ export function takeHold(context: HoldContext, bucketKey: string, request: Drive
     },
     // Every read was overtaken by another write of the key: it is busy; the waiter is woken by the next write.
     () => ({ acquired: false, retryAfterMs: 1 }),
+    first,
   );
 }

@@ -1,6 +1,7 @@
 /** Every lock's bucket key starts with this token, every semaphore's with the other: the two never share a key. */
 const LOCK_TOKEN = "lock";
 const SEMAPHORE_TOKEN = "sem";
+const LINE_TOKEN = "line";
 
 /**
  * The bucket key of a lock: `lock.<hex of the key's UTF-8 bytes>`. Bucket keys allow only `[-/_=.a-zA-Z0-9]`; lower-case
@@ -30,4 +31,9 @@ function hexOf(text: string): string {
 /** The bucket key of a semaphore's record: `sem.<hex of its name's UTF-8 bytes>`. */
 export function semaphoreKey(name: string): string {
   return `${SEMAPHORE_TOKEN}.${hexOf(name)}`;
+}
+
+/** The bucket key of a lock's line of waiters: `line.<hex of the key's UTF-8 bytes>`. */
+export function lineKey(key: string): string {
+  return `${LINE_TOKEN}.${hexOf(key)}`;
 }

@@ -57,7 +57,16 @@ export function isIdle(record: SemaphoreRecord | undefined): boolean {
 
 /** The soonest moment, in ms from now, at which an entry other than `except`'s lapses (at least 1). */
 export function soonestLapseMs(live: LiveSemaphore, except?: string): number {
+  return soonestOf([...live.expiresInMs].filter(([secret]) => secret !== except));
+}
+
+/** The soonest moment, in ms from now, at which one of `entries` lapses (at least 1; 1 when there is none). */
+export function soonestLapseOfMs(live: LiveSemaphore, entries: readonly PermitEntry[]): number {
+  return soonestOf(entries.map(({ secret }) => [secret, live.expiresInMs.get(secret) ?? Number.POSITIVE_INFINITY] as const));
+}
+
+function soonestOf(lapses: readonly (readonly [string, number])[]): number {
   let soonest = Number.POSITIVE_INFINITY;
-  for (const [secret, left] of live.expiresInMs) if (secret !== except) soonest = Math.min(soonest, left);
+  for (const [, left] of lapses) soonest = Math.min(soonest, left);
   return soonest === Number.POSITIVE_INFINITY ? 1 : Math.max(1, Math.ceil(soonest));
 }

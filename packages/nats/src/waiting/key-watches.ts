@@ -23,26 +23,31 @@ export class KeyWatches {
     this.#connection = connection;
   }
 
-  /** A latched watch of `bucketKey`, resolved once the server delivers its writes. */
-  async watch(bucketKey: string): Promise<ReleaseWatch> {
-    let entry = this.#byKey.get(bucketKey);
-    if (entry === undefined) {
-      const created: KeyWatch = { latches: new Set(), started: this.#start(bucketKey, () => created) };
-      entry = created;
-      this.#byKey.set(bucketKey, entry);
-      entry.started.catch(() => {
-        if (this.#byKey.get(bucketKey) === created) this.#byKey.delete(bucketKey);
-      });
-    }
-    const latch = new LatchedReleaseWatch(() => this.#unwatch(bucketKey, latch));
-    entry.latches.add(latch);
+  /** One latched watch of every key of `bucketKeys`, resolved once the server delivers their writes. */
+  async watch(...bucketKeys: string[]): Promise<ReleaseWatch> {
+    const latch = new LatchedReleaseWatch(() => {
+      for (const bucketKey of bucketKeys) this.#unwatch(bucketKey, latch);
+    });
+    const entries = bucketKeys.map((bucketKey) => this.#entry(bucketKey));
+    for (const entry of entries) entry.latches.add(latch);
     try {
-      await entry.started;
+      await Promise.all(entries.map((entry) => entry.started));
     } catch (error) {
       latch.close();
       throw error;
     }
     return latch;
+  }
+
+  #entry(bucketKey: string): KeyWatch {
+    const existing = this.#byKey.get(bucketKey);
+    if (existing !== undefined) return existing;
+    const created: KeyWatch = { latches: new Set(), started: this.#start(bucketKey, () => created) };
+    this.#byKey.set(bucketKey, created);
+    created.started.catch(() => {
+      if (this.#byKey.get(bucketKey) === created) this.#byKey.delete(bucketKey);
+    });
+    return created;
   }
 
   /** The connection was interrupted: a write may have gone unheard, so every waiter tries again. */
