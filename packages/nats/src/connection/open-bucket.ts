@@ -1,12 +1,12 @@
-import { type JetStreamClient, type JetStreamManager, jetstreamManager, type StreamInfo } from "@nats-io/jetstream";
+import { JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type JetStreamManager, jetstreamManager, type StreamInfo } from "@nats-io/jetstream";
 import { type KV, Kvm } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 
-/** How long one read of a new bucket may take while the client waits for the bucket to answer reads. */
-const FIRST_READ_TIMEOUT_MS = 500;
+/** How long one look at the bucket's stream (its info, a read) may take while the client waits for it to be ready. */
+const LOOK_TIMEOUT_MS = 500;
 
-/** How often a client whose creation of the bucket went unanswered looks whether another client's creation finished, and a client waits for a new bucket's leader. */
-const CREATED_ELSEWHERE_POLL_MS = 100;
+/** How often a client looks again at a bucket that is not ready yet. */
+const LOOK_INTERVAL_MS = 100;
 
 /** The bucket's settings when this client creates it. */
 export interface BucketSpec {
@@ -17,74 +17,51 @@ export interface BucketSpec {
 }
 
 /**
- * Opens the bucket, creating it when missing. On a cluster, nats-server 2.9 answers only one of several creations of a
- * stream that arrive together (the others time out), so while this client's creation is unanswered it also looks
- * whether the stream exists, and binds to it as soon as it does. Then it waits until the stream has a leader (a new
- * replicated stream elects one after its creation is answered, and reads sent before go unanswered) and answers a
- * read, within `timeoutMs`, and resolves with the bucket and its stream's info.
+ * Opens the bucket, creating it when missing, and resolves once its stream has a leader and answers a read, within
+ * `timeoutMs`. On a cluster, nats-server 2.9 answers only one of several creations of a stream that arrive together
+ * (the others time out), answers the creation before the stream has elected its own leader, and leaves reads and info
+ * requests sent before then unanswered; so this client looks at the stream with short requests, asks for its creation
+ * once when it is missing, and binds to it as soon as it is led and readable, whoever created it.
  */
 export async function openBucket(connection: NatsConnection, js: JetStreamClient, spec: BucketSpec): Promise<{ kv: KV; info: StreamInfo }> {
   const kvm = new Kvm(js);
-  const options = {
-    history: 1,
-    replicas: spec.replicas,
-    storage: spec.storage,
-    timeout: spec.timeoutMs,
-    // Reads go to the stream leader (no direct get, which a replica that lags may answer): a release or renewal must
-    // see the owner's latest write, or it would report a hold lost that is not.
-    allow_direct: false,
-  };
-  const creating = kvm.create(spec.bucket, options);
-  const jsm = await js.jetstreamManager();
-  const stop = new AbortController();
-  const createdElsewhere = untilStreamExists(jsm, `KV_${spec.bucket}`, stop.signal).then(() => kvm.create(spec.bucket, options));
-  try {
-    const kv = await Promise.any([creating, createdElsewhere]);
-    const deadline = performance.now() + spec.timeoutMs;
-    const info = await ledStreamInfo(jsm, `KV_${spec.bucket}`, deadline);
-    await untilReadable(connection, `KV_${spec.bucket}`, deadline);
-    return { kv, info };
-  } catch (error) {
-    throw error instanceof AggregateError ? error.errors[0] : error;
-  } finally {
-    stop.abort();
-    creating.catch(() => undefined);
-    createdElsewhere.catch(() => undefined);
-  }
-}
-
-async function untilStreamExists(jsm: JetStreamManager, stream: string, signal: AbortSignal): Promise<void> {
+  const stream = `KV_${spec.bucket}`;
+  const look = await jetstreamManager(connection, { timeout: LOOK_TIMEOUT_MS, checkAPI: false });
+  const deadline = performance.now() + spec.timeoutMs;
+  let creation: { failure?: unknown } | undefined;
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, CREATED_ELSEWHERE_POLL_MS));
-    signal.throwIfAborted();
-    const found = await jsm.streams.info(stream).then(
-      () => true,
-      () => false,
-    );
-    if (found) return;
-  }
-}
-
-/** The stream's info once it has a leader (a stream on a single server has no cluster info and needs none). */
-async function ledStreamInfo(jsm: JetStreamManager, stream: string, deadline: number): Promise<StreamInfo> {
-  for (;;) {
-    const info = await jsm.streams.info(stream);
-    if (info.cluster === undefined || info.cluster.leader !== undefined) return info;
-    if (performance.now() >= deadline) throw new Error(`stream ${stream} has no leader`);
-    await new Promise((resolve) => setTimeout(resolve, CREATED_ELSEWHERE_POLL_MS));
-  }
-}
-
-/** Resolves once the stream answers a read (of a subject nothing is written to), trying with short timeouts until `deadline`. */
-async function untilReadable(connection: NatsConnection, stream: string, deadline: number): Promise<void> {
-  const jsm = await jetstreamManager(connection, { timeout: FIRST_READ_TIMEOUT_MS, checkAPI: false });
-  const subject = `$KV.${stream.slice("KV_".length)}.distlock-probe`;
-  for (;;) {
-    try {
-      await jsm.streams.getMessage(stream, { last_by_subj: subject });
-      return;
-    } catch (error) {
-      if (performance.now() >= deadline) throw error;
+    const info: StreamInfo | Error = await look.streams.info(stream).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    if (!(info instanceof Error)) {
+      if ((info.cluster === undefined || info.cluster.leader !== undefined) && (await readable(look, spec.bucket))) {
+        // Reads go to the stream leader (no direct get, which a replica that lags may answer): a release or renewal
+        // must see the owner's latest write, or it would report a hold lost that is not.
+        return { kv: await kvm.open(spec.bucket, { allow_direct: false, timeout: spec.timeoutMs }), info };
+      }
+    } else if (isStreamNotFound(info) && creation === undefined) {
+      const started: { failure?: unknown } = {};
+      creation = started;
+      kvm
+        .create(spec.bucket, { history: 1, replicas: spec.replicas, storage: spec.storage, timeout: spec.timeoutMs, allow_direct: false })
+        .catch((error: unknown) => {
+          started.failure = error;
+        });
     }
+    if (creation?.failure instanceof JetStreamApiError) throw creation.failure;
+    if (performance.now() >= deadline) {
+      throw new Error(`the bucket ${spec.bucket} was not ready within ${spec.timeoutMs} ms (commandTimeoutMs)`, { cause: creation?.failure ?? info });
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOOK_INTERVAL_MS));
   }
+}
+
+function isStreamNotFound(error: unknown): boolean {
+  return error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound;
+}
+
+/** Whether the bucket's stream answers a read (of a key nothing is written to). */
+async function readable(look: JetStreamManager, bucket: string): Promise<boolean> {
+  return look.streams.getMessage(`KV_${bucket}`, { last_by_subj: `$KV.${bucket}.distlock-probe` }).then(
+    () => true,
+    () => false,
+  );
 }

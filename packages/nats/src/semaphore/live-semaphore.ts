@@ -1,3 +1,4 @@
+import type { KvEntry } from "@nats-io/kv";
 import type { HoldContext } from "../holds/hold-context.js";
 import { LeaseObservations } from "../holds/lease-observations.js";
 import { type PermitEntry, type SemaphoreRecord, semaphoreOf } from "./semaphore-record.js";
@@ -22,7 +23,11 @@ export interface LiveSemaphore {
  * write made from this view drops the lapsed entries for good.
  */
 export async function readLiveSemaphore(context: HoldContext, bucketKey: string): Promise<LiveSemaphore> {
-  const entry = await context.kv.get(bucketKey);
+  return liveSemaphoreOf(context, bucketKey, await context.kv.get(bucketKey));
+}
+
+/** The live view of `entry`, a write of the semaphore under `bucketKey` read or delivered by a watch. */
+export function liveSemaphoreOf(context: HoldContext, bucketKey: string, entry: KvEntry | null): LiveSemaphore {
   const revision = entry?.revision ?? 0;
   const stored = semaphoreOf(entry);
   const expiresInMs = new Map<string, number>();

@@ -19,11 +19,19 @@ export interface SemaphoreChange<T> {
 
 /**
  * Reads the semaphore, lets `decide` choose a change from its live view, and makes it with one conditional write on
- * the revision read (a delete once nobody holds or waits); reads again when another write came first.
+ * the revision read (a delete once nobody holds or waits); reads again when another write came first. `first` is a view
+ * the caller already has (a watch delivered it): it is used instead of the first read.
  */
-export async function updateSemaphore<T>(context: HoldContext, bucketKey: string, decide: (live: LiveSemaphore) => SemaphoreChange<T>): Promise<T> {
+export async function updateSemaphore<T>(
+  context: HoldContext,
+  bucketKey: string,
+  decide: (live: LiveSemaphore) => SemaphoreChange<T>,
+  first?: LiveSemaphore,
+): Promise<T> {
+  let known = first;
   for (let race = 0; race < MAX_SEMAPHORE_RACES; race++) {
-    const live = await readLiveSemaphore(context, bucketKey);
+    const live = known ?? (await readLiveSemaphore(context, bucketKey));
+    known = undefined;
     const { next, answer } = decide(live);
     if (next === undefined) return answer(live.revision);
     if (isIdle(next)) {

@@ -4,12 +4,16 @@ import { type HoldContext, readHold } from "../holds/hold-context.js";
 import { releaseHold } from "../holds/release-hold.js";
 import { takeHold } from "../holds/take-hold.js";
 import { lineKey, lockKey } from "../keys/lock-keys.js";
-import { type LiveSemaphore, readLiveSemaphore, soonestLapseMs, soonestLapseOfMs } from "../semaphore/live-semaphore.js";
+import { type LiveSemaphore, liveSemaphoreOf, readLiveSemaphore, soonestLapseMs, soonestLapseOfMs } from "../semaphore/live-semaphore.js";
 import { updateSemaphore } from "../semaphore/update-semaphore.js";
 import type { KeyWatches } from "./key-watches.js";
 
 /** Where a waiter stands after one look at the line: how many are ahead, and when to look again without a write to hear. */
 interface Place {
+  /** The line's revision this look read or wrote. */
+  readonly revision: number;
+  /** The line as this look left it, when it wrote nothing (else undefined: the next look reads it). */
+  readonly live?: LiveSemaphore;
   readonly ahead: number;
   readonly wakeInMs: number;
   /** When this look rewrote the waiter's place (its lease restarts), if it did. */
@@ -80,18 +84,23 @@ export class LockLine {
     try {
       const watch = await this.#watches.watch(lockKey(key), line);
       let placeWrittenAt = Number.NEGATIVE_INFINITY;
+      // The line's revision this waiter last read or wrote: a write the watch delivered since is newer, and read from it.
+      let lineRevision = Number.POSITIVE_INFINITY;
       try {
         for (;;) {
           wait.signal.throwIfAborted();
           const context = await this.#context();
-          const place = await this.#look(context, request, placeWrittenAt);
+          const delivered = this.#watches.latest(line);
+          const known = delivered !== undefined && delivered.revision >= lineRevision ? liveSemaphoreOf(context, line, delivered) : undefined;
+          const place = await this.#look(context, request, placeWrittenAt, known);
           placeWrittenAt = place.writtenAt ?? placeWrittenAt;
+          lineRevision = place.revision;
           let wakeInMs = place.wakeInMs;
           if (place.ahead === 0) {
             const sentAt = performance.now();
             const outcome = await takeHold(context, lockKey(key), request);
             if (outcome.acquired) {
-              await this.#leave(context, line, ownerSecret);
+              await this.#leave(context, line, ownerSecret, place.live);
               if (!wait.signal.aborted) return { ...outcome, grantedAt: sentAt };
               await releaseHold(context, lockKey(key), ownerSecret);
               throw wait.signal.reason;
@@ -114,31 +123,43 @@ export class LockLine {
   }
 
   /** The waiter's place: joins the line's end if it has none (or lost it), refreshes it once a third of its lease passed. */
-  #look(context: HoldContext, request: DriverAcquireRequest, placeWrittenAt: number): Promise<Place> {
+  #look(context: HoldContext, request: DriverAcquireRequest, placeWrittenAt: number, known: LiveSemaphore | undefined): Promise<Place> {
     const { ownerSecret, holder, ttlMs } = request;
     const refreshAfterMs = ttlMs / 3;
-    return updateSemaphore<Place>(context, lineKey(request.key), (live) => {
-      const record = live.record ?? { permits: 1, grants: [], line: [] };
-      const index = record.line.findIndex((entry) => entry.secret === ownerSecret);
-      const ahead = index === -1 ? record.line.length : index;
-      // Nobody ahead: the hold's lease bounds the wait instead (the caller takes the lock or learns it).
-      const aheadLapseMs = ahead === 0 ? refreshAfterMs : soonestLapseOfMs(live, record.line.slice(0, ahead));
-      const sinceWrite = performance.now() - placeWrittenAt;
-      if (index !== -1 && sinceWrite < refreshAfterMs) return { answer: () => ({ ahead, wakeInMs: Math.min(aheadLapseMs, refreshAfterMs - sinceWrite) }) };
-      const entry = { secret: ownerSecret, holder, count: 1, leaseMs: ttlMs, version: randomUUID() };
-      const line = index === -1 ? [...record.line, entry] : record.line.map((other, at) => (at === index ? entry : other));
-      const writtenAt = performance.now();
-      return { next: { ...record, line }, answer: () => ({ ahead, wakeInMs: Math.min(aheadLapseMs, refreshAfterMs), writtenAt }) };
-    });
+    return updateSemaphore<Place>(
+      context,
+      lineKey(request.key),
+      (live) => {
+        const record = live.record ?? { permits: 1, grants: [], line: [] };
+        const index = record.line.findIndex((entry) => entry.secret === ownerSecret);
+        const ahead = index === -1 ? record.line.length : index;
+        // Nobody ahead: the hold's lease bounds the wait instead (the caller takes the lock or learns it).
+        const aheadLapseMs = ahead === 0 ? refreshAfterMs : soonestLapseOfMs(live, record.line.slice(0, ahead));
+        const sinceWrite = performance.now() - placeWrittenAt;
+        if (index !== -1 && sinceWrite < refreshAfterMs) {
+          return { answer: (revision) => ({ revision, live, ahead, wakeInMs: Math.min(aheadLapseMs, refreshAfterMs - sinceWrite) }) };
+        }
+        const entry = { secret: ownerSecret, holder, count: 1, leaseMs: ttlMs, version: randomUUID() };
+        const line = index === -1 ? [...record.line, entry] : record.line.map((other, at) => (at === index ? entry : other));
+        const writtenAt = performance.now();
+        return { next: { ...record, line }, answer: (revision) => ({ revision, ahead, wakeInMs: Math.min(aheadLapseMs, refreshAfterMs), writtenAt }) };
+      },
+      known,
+    );
   }
 
-  /** Takes the waiter's place out of the line (the record goes once the line is empty). */
-  async #leave(context: HoldContext, line: string, ownerSecret: string): Promise<void> {
-    await updateSemaphore(context, line, (live) => {
-      const { record } = live;
-      if (record === undefined || !record.line.some((entry) => entry.secret === ownerSecret)) return { answer: () => undefined };
-      return { next: { ...record, line: record.line.filter((entry) => entry.secret !== ownerSecret) }, answer: () => undefined };
-    });
+  /** Takes the waiter's place out of the line (the record goes once the line is empty); `known` is a view to start from. */
+  async #leave(context: HoldContext, line: string, ownerSecret: string, known?: LiveSemaphore): Promise<void> {
+    await updateSemaphore(
+      context,
+      line,
+      (live) => {
+        const { record } = live;
+        if (record === undefined || !record.line.some((entry) => entry.secret === ownerSecret)) return { answer: () => undefined };
+        return { next: { ...record, line: record.line.filter((entry) => entry.secret !== ownerSecret) }, answer: () => undefined };
+      },
+      known,
+    );
   }
 }
 
