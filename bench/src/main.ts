@@ -7,6 +7,7 @@ import { ETCD_SCENARIOS } from "./etcd/etcd-scenario-group.js";
 import { FENCE_SCENARIOS } from "./fence/fence-scenario-group.js";
 import { benchScaleFrom, collectMachineInfo, runGroupsIsolated, runScenarioGroups, sweepPlots, writeBenchReport, writeGroupResults } from "./harness/index.js";
 import { MULTI_KEY_SCENARIOS } from "./multikey/multi-key-scenario-group.js";
+import { NATS_SCENARIOS } from "./nats/nats-scenario-group.js";
 import { OBSERVABILITY_SCENARIOS } from "./observability/observability-scenario-group.js";
 import { REDIS_SCENARIOS } from "./redis/redis-scenario-group.js";
 import { REDIS_SEMAPHORE_SCENARIOS } from "./redis/semaphore-scenario-group.js";
@@ -21,6 +22,7 @@ const GROUPS = {
   multikey: MULTI_KEY_SCENARIOS,
   etcd: ETCD_SCENARIOS,
   sql: SQL_SCENARIOS,
+  nats: NATS_SCENARIOS,
   fence: FENCE_SCENARIOS,
   observability: OBSERVABILITY_SCENARIOS,
 };

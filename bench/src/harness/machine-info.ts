@@ -20,14 +20,14 @@ export interface MachineInfo {
   readonly libraries: Readonly<Record<string, string>>;
 }
 
-const SERVER_BINARIES = ["redis-server", "etcd", "postgres"];
-const LIBRARIES = ["ioredis", "@sesamecare-oss/redlock", "redis-semaphore", "redlock-universal", "etcd3", "pg", "better-sqlite3", "kysely"];
+const SERVER_BINARIES = ["redis-server", "etcd", "postgres", "nats-server"];
+const LIBRARIES = ["ioredis", "@sesamecare-oss/redlock", "redis-semaphore", "redlock-universal", "etcd3", "pg", "better-sqlite3", "kysely", "@nats-io/kv"];
 const VERSION_TIMEOUT_MS = 10_000;
 
 /** Reads the machine, the server binaries the bench starts and the library versions. */
 export async function collectMachineInfo(): Promise<MachineInfo> {
   const loadAtStart = loadavg();
-  const binaries = await ensureServerBinaries(["redis", "etcd", "postgres"]);
+  const binaries = await ensureServerBinaries(["redis", "etcd", "postgres", "nats"]);
   const servers: Record<string, string> = {};
   for (const name of SERVER_BINARIES) {
     const path = binaries.get(name);

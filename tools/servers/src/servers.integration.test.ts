@@ -12,6 +12,8 @@ import {
   startEtcd,
   startEtcdCluster,
   startMariadb,
+  startNats,
+  startNatsCluster,
   startPostgres,
   startRedis,
   startRedisCluster,
@@ -164,6 +166,35 @@ describe("test servers", () => {
     expect(await ctl([oldLeader.endpoint], "get", "k", "--print-value-only")).toBe("v2");
 
     const pids = cluster.members.map((member) => member.pid as number);
+    await cluster.close();
+    expect(pids.every(isGone)).toBe(true);
+  });
+
+  it("nats: JetStream on 127.0.0.1 with its store in the data dir, lifecycle", TIMEOUT, async () => {
+    const server = await startNats();
+    expect(server.url).toBe(`nats://127.0.0.1:${server.port}`);
+    const monitor = `http://127.0.0.1:${server.monitorPort}`;
+    const jsz = (await httpJson(`${monitor}/jsz`)) as { config?: { store_dir?: string } };
+    expect(jsz.config?.store_dir?.startsWith(server.dataDir)).toBe(true);
+    await exerciseLifecycle(
+      server,
+      async () => expect(await httpJson(`${monitor}/healthz`)).toMatchObject({ status: "ok" }),
+      () => httpJson(`${monitor}/healthz`, { timeoutMs: 300 }),
+    );
+  });
+
+  it("nats cluster: 3 JetStream servers routed to each other, one meta leader", TIMEOUT, async () => {
+    const cluster = await startNatsCluster(3);
+    expect(cluster.url).toBe(`nats://${cluster.servers.map((s) => `127.0.0.1:${s.port}`).join(",")}`);
+    const views = await Promise.all(
+      cluster.servers.map(async (server) => {
+        const jsz = (await httpJson(`http://127.0.0.1:${server.monitorPort}/jsz`)) as { meta_cluster?: { leader?: string; cluster_size?: number } };
+        return jsz.meta_cluster;
+      }),
+    );
+    for (const view of views) expect(view).toMatchObject({ cluster_size: 3, leader: views[0]?.leader });
+    expect(cluster.servers.map((server) => server.serverName)).toContain(views[0]?.leader);
+    const pids = cluster.servers.map((server) => server.pid as number);
     await cluster.close();
     expect(pids.every(isGone)).toBe(true);
   });

@@ -1,0 +1,46 @@
+import { deleteIfAt, writeIfAt } from "../holds/conditional-writes.js";
+import type { HoldContext } from "../holds/hold-context.js";
+import { isIdle, type LiveSemaphore, readLiveSemaphore } from "./live-semaphore.js";
+import { type SemaphoreRecord, semaphoreValue } from "./semaphore-record.js";
+
+/**
+ * How often a change reads again after losing a write race. Every holder and waiter of a semaphore writes its one
+ * record, so races are the rule under contention; each lost race means another change was made.
+ */
+const MAX_SEMAPHORE_RACES = 64;
+
+/** What a change of a semaphore decides from its live view: a new record to write (none: leave it), and its answer. */
+export interface SemaphoreChange<T> {
+  /** The record to store; an idle record deletes the key. Undefined writes nothing. */
+  readonly next?: SemaphoreRecord;
+  /** The answer, given the revision the write made (or the one read, when nothing was written). */
+  readonly answer: (revision: number) => T;
+}
+
+/**
+ * Reads the semaphore, lets `decide` choose a change from its live view, and makes it with one conditional write on
+ * the revision read (a delete once nobody holds or waits); reads again when another write came first. `first` is a view
+ * the caller already has (a watch delivered it): it is used instead of the first read.
+ */
+export async function updateSemaphore<T>(
+  context: HoldContext,
+  bucketKey: string,
+  decide: (live: LiveSemaphore) => SemaphoreChange<T>,
+  first?: LiveSemaphore,
+): Promise<T> {
+  let known = first;
+  for (let race = 0; race < MAX_SEMAPHORE_RACES; race++) {
+    const live = known ?? (await readLiveSemaphore(context, bucketKey));
+    known = undefined;
+    const { next, answer } = decide(live);
+    if (next === undefined) return answer(live.revision);
+    if (isIdle(next)) {
+      if (!live.exists) return answer(live.revision);
+      if ((await deleteIfAt(context, bucketKey, live.revision)) !== undefined) return answer(live.revision);
+      continue;
+    }
+    const written = await writeIfAt(context, bucketKey, semaphoreValue(next), live.revision);
+    if (written !== undefined) return answer(written);
+  }
+  throw new Error(`the semaphore ${bucketKey} kept changing under ${MAX_SEMAPHORE_RACES} writes in a row`);
+}

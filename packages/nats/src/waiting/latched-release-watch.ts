@@ -1,0 +1,47 @@
+import type { ReleaseWatch } from "@distlock/core/driver";
+
+/**
+ * One waiter's notifications of one key. A notification that comes while nobody waits is kept (latched) for the next
+ * `next()`, so a release between a refused attempt and the wait is never missed.
+ */
+export class LatchedReleaseWatch implements ReleaseWatch {
+  readonly #unsubscribe: () => void;
+  #heard = false;
+  #wake: (() => void) | undefined;
+  #closed = false;
+
+  constructor(unsubscribe: () => void) {
+    this.#unsubscribe = unsubscribe;
+  }
+
+  /** The key was written or deleted, or a notification may have gone unheard: the waiter tries again. */
+  notify(): void {
+    if (this.#wake === undefined) this.#heard = true;
+    else this.#wake();
+  }
+
+  next(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (this.#heard || this.#closed || signal.aborted) {
+      this.#heard = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.#wake = undefined;
+        clearTimeout(timer);
+        signal.removeEventListener("abort", wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, timeoutMs);
+      signal.addEventListener("abort", wake, { once: true });
+      this.#wake = wake;
+    });
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#wake?.();
+    this.#unsubscribe();
+  }
+}
