@@ -1,0 +1,46 @@
+import type { DriverAcquireRequest, DriverGranted, DriverWait } from "@distlock/core/driver";
+import { ownerDigest } from "../recipe/hold-record.js";
+import { linePosition } from "../recipe/line-position.js";
+import type { LockContext } from "../recipe/lock-context.js";
+import { grantFirst, type InLine, takeHold, withdraw } from "../recipe/take-hold.js";
+import { predecessorGone } from "./predecessor-gone.js";
+
+/** How long a waiter trusts its watch before it reads its line again anyway. */
+const RECHECK_MS = 10_000;
+
+/**
+ * Native waiting, Curator's loop: join the line, then wait for the node just ahead to go, read the line again, and so
+ * on until first. Waiters are served in the order their nodes were created (FIFO). An abort withdraws our node, which
+ * also gives back a grant that raced the abort. A node that vanished (force-release, or the session ended) joins again
+ * at the back.
+ */
+export async function waitForTurn(context: LockContext, request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
+  const { signal } = wait;
+  for (;;) {
+    signal.throwIfAborted();
+    const taken = await takeHold(context, request, false);
+    if ("granted" in taken) return taken.granted;
+    if ("refusedMs" in taken) continue;
+    const granted = await waitInLine(context, request, taken.inLine, signal);
+    if (granted !== undefined) return granted;
+  }
+}
+
+async function waitInLine(context: LockContext, request: DriverAcquireRequest, inLine: InLine, signal: AbortSignal): Promise<DriverGranted | undefined> {
+  const { session, lockPath, name } = inLine;
+  const nodePath = `${lockPath}/${name}`;
+  let predecessor = inLine.predecessor;
+  try {
+    for (;;) {
+      await predecessorGone(session, `${lockPath}/${predecessor}`, signal, RECHECK_MS);
+      signal.throwIfAborted();
+      const position = await linePosition(session, lockPath, name);
+      if (position.kind === "gone") return undefined;
+      if (position.kind === "first") return grantFirst(context, session, request, ownerDigest(request.ownerSecret), nodePath, position);
+      predecessor = position.predecessor;
+    }
+  } catch (error) {
+    await withdraw(context, session, nodePath);
+    throw signal.aborted ? signal.reason : error;
+  }
+}
