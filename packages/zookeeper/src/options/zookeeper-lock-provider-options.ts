@@ -28,11 +28,10 @@ export interface ZooKeeperLockProviderOptions extends DriverLockProviderOptions 
   commandTimeoutMs?: number;
 }
 
-/** The options that have a default. */
-type ZooKeeperSettings = Required<Pick<ZooKeeperLockProviderOptions, "hosts" | "chroot" | "sessionTimeoutMs" | "connectTimeoutMs" | "commandTimeoutMs">>;
-
 /** The default of every option of `ZooKeeperLockProviderOptions` that has one. */
-export const DEFAULT_ZOOKEEPER_LOCK_OPTIONS: Readonly<ZooKeeperSettings> = Object.freeze({
+export const DEFAULT_ZOOKEEPER_LOCK_OPTIONS: Readonly<
+  Required<Pick<ZooKeeperLockProviderOptions, "hosts" | "chroot" | "sessionTimeoutMs" | "connectTimeoutMs" | "commandTimeoutMs">>
+> = Object.freeze({
   hosts: Object.freeze(["127.0.0.1:2181"]),
   chroot: "/distlock",
   sessionTimeoutMs: 10_000,
