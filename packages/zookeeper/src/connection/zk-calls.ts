@@ -1,6 +1,12 @@
 import zookeeper, { type Stat, type Watcher } from "node-zookeeper-client";
 import { isZkError, ZK_ERROR } from "./server-answers.js";
-import type { ZooKeeperSession } from "./zookeeper-session.js";
+import type { CallOptions, ZooKeeperSession } from "./zookeeper-session.js";
+
+/**
+ * Reads, mkdirp (idempotent), and writes on a version are sent again after a connection loss: a versioned write that
+ * did happen the first time fails the second with BAD_VERSION, and its caller reads the node again.
+ */
+const READ: CallOptions = { retryOnLoss: true };
 
 /** A node's data and stat. */
 export interface NodeRead {
@@ -11,7 +17,7 @@ export interface NodeRead {
 /** The children's names, or none when the parent does not exist. */
 export async function childrenOf(session: ZooKeeperSession, path: string): Promise<string[]> {
   try {
-    return await session.call<string[]>("getChildren", (callback) => session.client.getChildren(path, callback));
+    return await session.call<string[]>("getChildren", (callback) => session.client.getChildren(path, callback), READ);
   } catch (error) {
     if (isZkError(error, ZK_ERROR.noNode)) return [];
     throw error;
@@ -21,7 +27,7 @@ export async function childrenOf(session: ZooKeeperSession, path: string): Promi
 /** The node's data and stat, or undefined when it does not exist. */
 export async function readNode(session: ZooKeeperSession, path: string): Promise<NodeRead | undefined> {
   try {
-    return await session.call<NodeRead>("getData", (callback) => session.client.getData(path, (error, data, stat) => callback(error, { data, stat })));
+    return await session.call<NodeRead>("getData", (callback) => session.client.getData(path, (error, data, stat) => callback(error, { data, stat })), READ);
   } catch (error) {
     if (isZkError(error, ZK_ERROR.noNode)) return undefined;
     throw error;
@@ -30,8 +36,10 @@ export async function readNode(session: ZooKeeperSession, path: string): Promise
 
 /** The node's stat, or null when it does not exist; `watcher` hears its next change (deletion included). */
 export function statOf(session: ZooKeeperSession, path: string, watcher?: Watcher): Promise<Stat | null> {
-  return session.call<Stat | null>("exists", (callback) =>
-    watcher === undefined ? session.client.exists(path, callback) : session.client.exists(path, watcher, callback),
+  return session.call<Stat | null>(
+    "exists",
+    (callback) => (watcher === undefined ? session.client.exists(path, callback) : session.client.exists(path, watcher, callback)),
+    READ,
   );
 }
 
@@ -41,17 +49,19 @@ export function statOf(session: ZooKeeperSession, path: string, watcher?: Watche
  * other write of a hold is bounded by the lease `HeldNodes` keeps, whatever its outcome.
  */
 export function createEphemeralSequential(session: ZooKeeperSession, path: string, data: Buffer): Promise<string> {
-  return session.call<string>("create", (callback) => session.client.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), true);
+  return session.call<string>("create", (callback) => session.client.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), {
+    abandonIfUnanswered: true,
+  });
 }
 
 /** Creates `path` and its missing parents as persistent nodes. */
 export function createParents(session: ZooKeeperSession, path: string): Promise<string> {
-  return session.call<string>("mkdirp", (callback) => session.client.mkdirp(path, callback));
+  return session.call<string>("mkdirp", (callback) => session.client.mkdirp(path, callback), READ);
 }
 
 /** Writes the data if the version still matches; resolves with the new stat. */
 export function writeNode(session: ZooKeeperSession, path: string, data: Buffer, version: number): Promise<Stat> {
-  return session.call<Stat>("setData", (callback) => session.client.setData(path, data, version, callback));
+  return session.call<Stat>("setData", (callback) => session.client.setData(path, data, version, callback), READ);
 }
 
 /** Deletes the node if the version still matches (-1: any). */

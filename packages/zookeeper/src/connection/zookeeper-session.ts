@@ -1,6 +1,6 @@
 import zookeeper, { type Client, type ZooKeeperException } from "node-zookeeper-client";
 import { CommandTimeoutError } from "./command-timeout-error.js";
-import { isServerAnswer } from "./server-answers.js";
+import { isServerAnswer, isZkError, ZK_ERROR } from "./server-answers.js";
 import { SessionLostError } from "./session-lost-error.js";
 
 /** What a session needs to know. */
@@ -21,6 +21,14 @@ const CLOCK_RATE_ALLOWANCE = 0.99;
 const CLOSE_GRACE_MS = 1_000;
 
 type Callback<T> = (error: ZooKeeperException | null, value: T) => void;
+
+/** How `ZooKeeperSession.call` treats a request the connection lost or the server never answered. */
+export interface CallOptions {
+  /** Send it again once reconnected to the session. @default false */
+  readonly retryOnLoss?: boolean;
+  /** End the session when no answer comes within `commandTimeoutMs`. @default false */
+  readonly abandonIfUnanswered?: boolean;
+}
 
 /**
  * One ZooKeeper session on its own client. `lost` aborts when the session expired, or when the session can no longer be
@@ -61,12 +69,13 @@ export class ZooKeeperSession {
 
   /**
    * One request, bounded by `commandTimeoutMs` and by the session's loss. An answer from the server (a result or a
-   * server error such as NO_NODE) confirms the session alive as of the moment the request was sent. A write that goes
-   * unanswered gives the session up: whether it happened is unknown, so nothing it might have created may outlive it.
+   * server error such as NO_NODE) confirms the session alive as of the moment the request was sent. A request cut off
+   * by a lost connection is sent again once the client has reconnected to the session when `retryOnLoss` (reads, and
+   * writes on a version, whose callers read again on BAD_VERSION). A write that goes unanswered with `abandonIfUnanswered`
+   * gives the session up: whether it happened is unknown, so nothing it might have created may outlive it.
    */
-  call<T>(operation: string, start: (callback: Callback<T>) => void, writes = false): Promise<T> {
+  call<T>(operation: string, start: (callback: Callback<T>) => void, options: CallOptions = {}): Promise<T> {
     if (this.lost.aborted) return Promise.reject(this.lost.reason);
-    const sentAt = performance.now();
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       const settle = (): boolean => {
@@ -74,6 +83,7 @@ export class ZooKeeperSession {
         settled = true;
         clearTimeout(timer);
         this.lost.removeEventListener("abort", onLost);
+        this.#client.removeListener("connected", send);
         return true;
       };
       const onLost = (): void => {
@@ -82,20 +92,30 @@ export class ZooKeeperSession {
       const timer = setTimeout(() => {
         if (!settle()) return;
         const error = new CommandTimeoutError(operation, this.#settings.commandTimeoutMs);
-        if (writes) this.abandon(`${error.message}; a write of unknown outcome ends the session`);
+        if (options.abandonIfUnanswered === true) this.abandon(`${error.message}; a create of unknown outcome ends the session`);
         reject(error);
       }, this.#settings.commandTimeoutMs);
+      const send = (): void => {
+        if (settled) return;
+        const sentAt = performance.now();
+        try {
+          start((error, value) => {
+            if (error === null || isServerAnswer(error)) this.#confirm(sentAt);
+            if (settled) return;
+            if (options.retryOnLoss === true && isZkError(error, ZK_ERROR.connectionLoss)) {
+              this.#client.once("connected", send);
+              return;
+            }
+            settle();
+            if (error === null) resolve(value);
+            else reject(error);
+          });
+        } catch (error) {
+          if (settle()) reject(error);
+        }
+      };
       this.lost.addEventListener("abort", onLost, { once: true });
-      try {
-        start((error, value) => {
-          if (error === null || isServerAnswer(error)) this.#confirm(sentAt);
-          if (!settle()) return;
-          if (error === null) resolve(value);
-          else reject(error);
-        });
-      } catch (error) {
-        if (settle()) reject(error);
-      }
+      send();
     });
   }
 
@@ -178,7 +198,7 @@ export class ZooKeeperSession {
 
   /** A cheap read that keeps the session confirmed while nothing else is sent. */
   #beat(): void {
-    this.call<unknown>("heartbeat", (callback) => this.#client.exists("/", callback)).catch(() => undefined);
+    this.call<unknown>("heartbeat", (callback) => this.#client.exists("/", callback), { retryOnLoss: true }).catch(() => undefined);
   }
 
   #confirm(sentAt: number): void {
