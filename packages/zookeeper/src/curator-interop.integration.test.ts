@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 /** Curator takes `/interop/locks/orders` and distlock worker processes take `key` (under chroot `/interop`), each `rounds` times. */
-async function contend(key: string, rounds: number) {
+async function contend(key: string, rounds: number, holdMs: number) {
   const [java, javac] = [binaries.get("java"), binaries.get("javac")] as [string, string];
   const classes = mkdtempSync(join(work, "classes-"));
   await runProcess(javac, ["-cp", CURATOR_CLASSPATH.join(":"), "-d", classes, join(interop, "CuratorLoop.java")]);
@@ -33,13 +33,13 @@ async function contend(key: string, rounds: number) {
   });
   const curator = runProcess(
     java,
-    ["-cp", [classes, ...CURATOR_CLASSPATH].join(":"), "CuratorLoop", server.connectString, "/interop/locks/orders", witness, String(rounds), String(HOLD_MS)],
+    ["-cp", [classes, ...CURATOR_CLASSPATH].join(":"), "CuratorLoop", server.connectString, "/interop/locks/orders", witness, String(rounds), String(holdMs)],
     (line) => line === "ready" && curatorReady(),
   );
   await Promise.race([ready, curator]);
   const url = `${server.url}/interop?sessionTimeoutMs=2000`;
   const workers = Array.from({ length: DISTLOCK_WORKERS }, () =>
-    runProcess(process.execPath, [join(interop, "distlock-loop.mjs"), url, key, witness, String(rounds), String(HOLD_MS)]),
+    runProcess(process.execPath, [join(interop, "distlock-loop.mjs"), url, key, witness, String(rounds), String(holdMs)]),
   );
   await Promise.all([curator, ...workers]);
   const holds = readWitness(witness);
@@ -50,7 +50,7 @@ async function contend(key: string, rounds: number) {
 
 describe("Curator interop", () => {
   it("Curator's InterProcessMutex and distlock worker processes exclude each other on one lock path", async () => {
-    const { counts, distlock } = await contend("orders", ROUNDS);
+    const { counts, distlock } = await contend("orders", ROUNDS, HOLD_MS);
     console.log(`Curator interop: ${JSON.stringify(counts)}`);
     expect(counts).toMatchObject({ curator: ROUNDS, distlock: ROUNDS * DISTLOCK_WORKERS, overlaps: 0 });
     expect(counts.handovers).toBeGreaterThan(10);
@@ -59,7 +59,8 @@ describe("Curator interop", () => {
   });
 
   it("the witness sees overlaps when the two sides lock different paths (the check can fail)", async () => {
-    const { counts } = await contend("not-orders", 20);
+    // Holds long enough (30 × 25 ms a side) that the two sides surely run at the same time.
+    const { counts } = await contend("not-orders", 30, 25);
     console.log(`Curator interop, control on different paths: ${JSON.stringify(counts)}`);
     expect(counts.overlaps).toBeGreaterThan(0);
   });

@@ -16,6 +16,7 @@ import type { LockContext } from "./recipe/lock-context.js";
 import { releaseHold } from "./recipe/release-hold.js";
 import { renewHold } from "./recipe/renew-hold.js";
 import { takeHold, withdraw } from "./recipe/take-hold.js";
+import { ZooKeeperSemaphoreDriver } from "./semaphore/zookeeper-semaphore-driver.js";
 import { waitForTurn } from "./waiting/wait-for-turn.js";
 
 /**
@@ -26,6 +27,7 @@ import { waitForTurn } from "./waiting/wait-for-turn.js";
 export class ZooKeeperLockDriver implements LockDriver {
   readonly backend = "zookeeper";
   readonly capabilities: LockCapabilities;
+  readonly semaphores: ZooKeeperSemaphoreDriver;
   readonly #context: LockContext;
   readonly #sessions: SessionPool;
   readonly #held = new HeldNodes();
@@ -47,8 +49,9 @@ export class ZooKeeperLockDriver implements LockDriver {
       minTtlMs: options.sessionTimeoutMs,
       ttlGranularityMs: 1,
       listing: true,
-      semaphore: false,
+      semaphore: true,
     });
+    this.semaphores = new ZooKeeperSemaphoreDriver(options.chroot, this.#sessions);
   }
 
   async tryAcquire(request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused> {
@@ -86,6 +89,7 @@ export class ZooKeeperLockDriver implements LockDriver {
 
   async close(): Promise<void> {
     this.#held.close();
+    this.semaphores.close();
     await this.#sessions.close();
   }
 }

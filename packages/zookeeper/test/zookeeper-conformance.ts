@@ -21,7 +21,7 @@ export function zookeeperConformance(name: string, servers: ZooKeeperUnderTest, 
   return {
     name,
     create: () => provider(),
-    capabilities: { fencing: true, fifo: true, listing: true, semaphore: false },
+    capabilities: { fencing: true, fifo: true, listing: true, semaphore: true },
     workerUrl: url,
     backendModule: "@distlock/zookeeper",
     config: { construct: (options) => provider(options), defaults: DEFAULT_ZOOKEEPER_LOCK_OPTIONS },

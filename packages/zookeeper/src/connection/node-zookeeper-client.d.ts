@@ -37,6 +37,7 @@ declare module "node-zookeeper-client" {
     exists(path: string, watcher: Watcher, callback: (error: ZooKeeperException | null, stat: Stat | null) => void): void;
     exists(path: string, callback: (error: ZooKeeperException | null, stat: Stat | null) => void): void;
     getChildren(path: string, callback: (error: ZooKeeperException | null, children: string[], stat: Stat) => void): void;
+    getChildren(path: string, watcher: Watcher, callback: (error: ZooKeeperException | null, children: string[], stat: Stat) => void): void;
     mkdirp(path: string, callback: (error: ZooKeeperException | null, path: string) => void): void;
   }
 

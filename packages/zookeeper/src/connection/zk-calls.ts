@@ -24,6 +24,11 @@ export async function childrenOf(session: ZooKeeperSession, path: string): Promi
   }
 }
 
+/** The children's names (the parent must exist); `watcher` hears the next change of the list. */
+export function childrenWatched(session: ZooKeeperSession, path: string, watcher: Watcher): Promise<string[]> {
+  return session.call<string[]>("getChildren", (callback) => session.client.getChildren(path, watcher, callback), READ);
+}
+
 /** The node's data and stat, or undefined when it does not exist. */
 export async function readNode(session: ZooKeeperSession, path: string): Promise<NodeRead | undefined> {
   try {

@@ -11,10 +11,11 @@ const CREATE_ATTEMPTS = 4;
  * Joins the line of `lockPath` as Curator's `InterProcessMutex` does: an ephemeral sequential node named
  * `_c_<uuid>-lock-<sequence>` (protected mode), the parents made when missing. Resolves with the node's name. A create
  * whose answer was lost to a disconnect is found again by its uuid, so no node is left in line that nobody waits for.
+ * A `tag` goes after the uuid, where Curator neither sorts nor looks (`_c_<uuid>-<tag>-lock-<sequence>`).
  */
-export async function joinLine(session: ZooKeeperSession, lockPath: string, data: Buffer): Promise<string> {
+export async function joinLine(session: ZooKeeperSession, lockPath: string, data: Buffer, tag?: string): Promise<string> {
   const uuid = randomUUID();
-  const prefix = protectedPrefix(uuid);
+  const prefix = protectedPrefix(tag === undefined ? uuid : `${uuid}-${tag}`);
   for (let attempt = 1; ; attempt++) {
     try {
       const path = await createEphemeralSequential(session, `${lockPath}/${prefix}`, data);

@@ -1,12 +1,8 @@
 import type { DriverAcquireRequest, DriverGranted, DriverWait } from "@distlock/core/driver";
 import { ownerDigest } from "../recipe/hold-record.js";
-import { linePosition } from "../recipe/line-position.js";
 import type { LockContext } from "../recipe/lock-context.js";
 import { grantFirst, type InLine, takeHold, withdraw } from "../recipe/take-hold.js";
-import { predecessorGone } from "./predecessor-gone.js";
-
-/** How long a waiter trusts its watch before it reads its line again anyway. */
-const RECHECK_MS = 10_000;
+import { waitUntilFirst } from "./wait-until-first.js";
 
 /**
  * Native waiting, Curator's loop: join the line, then wait for the node just ahead to go, read the line again, and so
@@ -29,16 +25,10 @@ export async function waitForTurn(context: LockContext, request: DriverAcquireRe
 async function waitInLine(context: LockContext, request: DriverAcquireRequest, inLine: InLine, signal: AbortSignal): Promise<DriverGranted | undefined> {
   const { session, lockPath, name } = inLine;
   const nodePath = `${lockPath}/${name}`;
-  let predecessor = inLine.predecessor;
   try {
-    for (;;) {
-      await predecessorGone(session, `${lockPath}/${predecessor}`, signal, RECHECK_MS);
-      signal.throwIfAborted();
-      const position = await linePosition(session, lockPath, name);
-      if (position.kind === "gone") return undefined;
-      if (position.kind === "first") return grantFirst(context, session, request, ownerDigest(request.ownerSecret), nodePath, position);
-      predecessor = position.predecessor;
-    }
+    const position = await waitUntilFirst(session, lockPath, name, inLine.predecessor, signal);
+    if (position.kind === "gone") return undefined;
+    return grantFirst(context, session, request, ownerDigest(request.ownerSecret), nodePath, position);
   } catch (error) {
     await withdraw(context, session, nodePath);
     throw signal.aborted ? signal.reason : error;

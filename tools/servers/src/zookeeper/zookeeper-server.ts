@@ -46,6 +46,9 @@ function zooCfg(config: ZooKeeperServerConfig): string {
     "admin.enableServer=false",
     "4lw.commands.whitelist=*",
     "maxClientCnxns=0",
+    // Like PostgreSQL's fsync=off here: committed data survives kill(), not an OS crash, and a busy disk cannot stall
+    // every write (session creation included) behind a slow fsync.
+    "forceSync=no",
     ...(ensemble?.peers.map((peer) => `server.${peer.id}=127.0.0.1:${peer.quorumPort}:${peer.electionPort}`) ?? []),
     ...settings.config,
   ];
