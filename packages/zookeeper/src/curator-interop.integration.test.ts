@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { ensureServerBinaries, startZooKeeper } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { runProcess } from "../test/interop/run-process.js";
-import { handovers, overlaps, readWitness } from "../test/interop/witness.js";
+import { handovers, maxConcurrent, overlaps, readWitness } from "../test/interop/witness.js";
 
 const ROUNDS = 60;
 const DISTLOCK_WORKERS = 2;
@@ -21,8 +21,11 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Curator takes `/interop/locks/orders` and distlock worker processes take `key` (under chroot `/interop`), each `rounds` times. */
-async function contend(key: string, rounds: number, holdMs: number) {
+/**
+ * Curator takes `/interop/locks/orders` and distlock worker processes take `key` (under chroot `/interop`), each `rounds`
+ * times; with `permits`, one lease of Curator's semaphore `/interop/semaphores/pool` and one permit of distlock's `key`.
+ */
+async function contend(key: string, rounds: number, holdMs: number, permits = 0) {
   const [java, javac] = [binaries.get("java"), binaries.get("javac")] as [string, string];
   const classes = mkdtempSync(join(work, "classes-"));
   await runProcess(javac, ["-cp", CURATOR_CLASSPATH.join(":"), "-d", classes, join(interop, "CuratorLoop.java")]);
@@ -33,18 +36,34 @@ async function contend(key: string, rounds: number, holdMs: number) {
   });
   const curator = runProcess(
     java,
-    ["-cp", [classes, ...CURATOR_CLASSPATH].join(":"), "CuratorLoop", server.connectString, "/interop/locks/orders", witness, String(rounds), String(holdMs)],
+    [
+      "-cp",
+      [classes, ...CURATOR_CLASSPATH].join(":"),
+      "CuratorLoop",
+      server.connectString,
+      permits > 0 ? "/interop/semaphores/pool" : "/interop/locks/orders",
+      witness,
+      String(rounds),
+      String(holdMs),
+      String(permits),
+    ],
     (line) => line === "ready" && curatorReady(),
   );
   await Promise.race([ready, curator]);
   const url = `${server.url}/interop?sessionTimeoutMs=2000`;
   const workers = Array.from({ length: DISTLOCK_WORKERS }, () =>
-    runProcess(process.execPath, [join(interop, "distlock-loop.mjs"), url, key, witness, String(rounds), String(holdMs)]),
+    runProcess(process.execPath, [join(interop, "distlock-loop.mjs"), url, key, witness, String(rounds), String(holdMs), String(permits)]),
   );
   await Promise.all([curator, ...workers]);
   const holds = readWitness(witness);
   const distlock = holds.filter((hold) => hold.side === "distlock");
-  const counts = { curator: holds.length - distlock.length, distlock: distlock.length, overlaps: overlaps(holds), handovers: handovers(holds) };
+  const counts = {
+    curator: holds.length - distlock.length,
+    distlock: distlock.length,
+    overlaps: overlaps(holds),
+    handovers: handovers(holds),
+    maxConcurrent: maxConcurrent(holds),
+  };
   return { counts, distlock };
 }
 
@@ -56,6 +75,13 @@ describe("Curator interop", () => {
     expect(counts.handovers).toBeGreaterThan(10);
     // Tokens are czxids: Curator's nodes draw from the same counter, so distlock's keep increasing across its grants.
     for (let i = 1; i < distlock.length; i++) expect(distlock[i]?.token).toBeGreaterThan(distlock[i - 1]?.token ?? 0n);
+  });
+
+  it("Curator's InterProcessSemaphoreV2 and distlock semaphores share one pool of permits", async () => {
+    const { counts } = await contend("pool", 40, 5, 2);
+    console.log(`Curator interop, semaphore of 2 permits: ${JSON.stringify(counts)}`);
+    expect(counts).toMatchObject({ curator: 40, distlock: 80, maxConcurrent: 2 });
+    expect(counts.handovers).toBeGreaterThan(10);
   });
 
   it("the witness sees overlaps when the two sides lock different paths (the check can fail)", async () => {

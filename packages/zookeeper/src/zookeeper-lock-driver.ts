@@ -7,6 +7,7 @@ import type {
   LockCapabilities,
   LockDriver,
   LockState,
+  SemaphoreDriver,
 } from "@distlock/core/driver";
 import { SessionPool } from "./connection/session-pool.js";
 import { HeldNodes } from "./leases/held-nodes.js";
@@ -27,7 +28,9 @@ import { waitForTurn } from "./waiting/wait-for-turn.js";
 export class ZooKeeperLockDriver implements LockDriver {
   readonly backend = "zookeeper";
   readonly capabilities: LockCapabilities;
-  readonly semaphores: ZooKeeperSemaphoreDriver;
+  /** Counting semaphores in Curator's `InterProcessSemaphoreV2` layout, on the same sessions. */
+  readonly semaphores: SemaphoreDriver;
+  readonly #semaphores: ZooKeeperSemaphoreDriver;
   readonly #context: LockContext;
   readonly #sessions: SessionPool;
   readonly #held = new HeldNodes();
@@ -51,7 +54,8 @@ export class ZooKeeperLockDriver implements LockDriver {
       listing: true,
       semaphore: true,
     });
-    this.semaphores = new ZooKeeperSemaphoreDriver(options.chroot, this.#sessions);
+    this.#semaphores = new ZooKeeperSemaphoreDriver(options.chroot, this.#sessions);
+    this.semaphores = this.#semaphores;
   }
 
   async tryAcquire(request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused> {
@@ -89,7 +93,7 @@ export class ZooKeeperLockDriver implements LockDriver {
 
   async close(): Promise<void> {
     this.#held.close();
-    this.semaphores.close();
+    this.#semaphores.close();
     await this.#sessions.close();
   }
 }

@@ -37,3 +37,20 @@ export function handovers(holds: readonly WitnessedHold[]): number {
   for (let i = 1; i < holds.length; i++) if ((holds[i - 1] as WitnessedHold).side !== (holds[i] as WitnessedHold).side) count++;
   return count;
 }
+
+/** The most holds at one instant. */
+export function maxConcurrent(holds: readonly WitnessedHold[]): number {
+  const edges = holds.flatMap((hold) => [
+    { at: hold.start, step: 1 },
+    { at: hold.end, step: -1 },
+  ]);
+  // An end before a start at the same instant: touching holds do not overlap.
+  edges.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.step - b.step));
+  let now = 0;
+  let most = 0;
+  for (const edge of edges) {
+    now += edge.step;
+    most = Math.max(most, now);
+  }
+  return most;
+}
