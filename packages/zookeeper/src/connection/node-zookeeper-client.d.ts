@@ -6,6 +6,8 @@ declare module "node-zookeeper-client" {
     /** 8 bytes, big-endian. */
     readonly czxid: Buffer;
     readonly mtime: Buffer;
+    /** The zxid of the last change to this node's children. */
+    readonly pzxid: Buffer;
     readonly version: number;
     readonly cversion: number;
     readonly numChildren: number;

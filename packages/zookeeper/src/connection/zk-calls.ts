@@ -24,6 +24,15 @@ export async function childrenOf(session: ZooKeeperSession, path: string): Promi
   }
 }
 
+/** The children's names and the parent's stat (its `pzxid`: the zxid of the last change to the children). */
+export function childrenAndStat(session: ZooKeeperSession, path: string): Promise<{ children: string[]; stat: Stat }> {
+  return session.call<{ children: string[]; stat: Stat }>(
+    "getChildren",
+    (callback) => session.client.getChildren(path, (error, children, stat) => callback(error, { children, stat })),
+    READ,
+  );
+}
+
 /** The children's names (the parent must exist); `watcher` hears the next change of the list. */
 export function childrenWatched(session: ZooKeeperSession, path: string, watcher: Watcher): Promise<string[]> {
   return session.call<string[]>("getChildren", (callback) => session.client.getChildren(path, watcher, callback), READ);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import zookeeper, { type Client, type ZooKeeperException } from "node-zookeeper-client";
 import { CommandTimeoutError } from "./command-timeout-error.js";
 import { isServerAnswer, isZkError, ZK_ERROR } from "./server-answers.js";
@@ -55,6 +56,8 @@ export class ZooKeeperSession {
     this.#settings = settings;
     this.#timeoutMs = settings.sessionTimeoutMs;
     this.lost = this.#lost.signal;
+    // Every call in flight and every hold's grant listens to it: many at once is normal.
+    setMaxListeners(0, this.lost);
     this.#client = zookeeper.createClient(settings.connectString, { sessionTimeout: settings.sessionTimeoutMs, spinDelay: 50, retries: 0 });
     this.#confirmedAt = performance.now();
     this.ready = this.#connect();

@@ -3,6 +3,7 @@ import { deleteNode, readNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { decodeHoldRecord } from "../recipe/hold-record.js";
 import type { HeldNode } from "./held-node.js";
+import { IdleLockPaths } from "./idle-lock-paths.js";
 
 /** How soon a sweep that failed (server unreachable) tries again; the session's own deadline ends it anyway. */
 const RETRY_MS = 100;
@@ -19,6 +20,7 @@ const RETRY_MS = 100;
 export class HeldNodes {
   readonly #nodes = new Map<string, HeldNode>();
   readonly #strays = new Map<string, ZooKeeperSession>();
+  readonly #idle = new IdleLockPaths();
   #timer: NodeJS.Timeout | undefined;
   #due = Number.POSITIVE_INFINITY;
   #closed = false;
@@ -61,8 +63,14 @@ export class HeldNodes {
     this.#arm(performance.now());
   }
 
+  /** A node of ours left its lock path (released, expired, force-released): the path goes once it stays empty a while. */
+  left(session: ZooKeeperSession, nodePath: string): void {
+    this.#idle.left(session, nodePath);
+  }
+
   close(): void {
     this.#closed = true;
+    this.#idle.close();
     clearTimeout(this.#timer);
     this.#nodes.clear();
     this.#strays.clear();
@@ -101,7 +109,7 @@ export class HeldNodes {
     try {
       await deleteNode(session, path, node.version);
       this.delete(node);
-      removeLockPathIfEmpty(session, path);
+      this.left(session, path);
     } catch (error) {
       if (isZkError(error, ZK_ERROR.noNode)) this.delete(node);
       else if (isZkError(error, ZK_ERROR.badVersion)) await this.#reread(node);
@@ -135,19 +143,9 @@ export class HeldNodes {
     try {
       await deleteNode(session, path, -1);
       this.#strays.delete(path);
-      removeLockPathIfEmpty(session, path);
+      this.left(session, path);
     } catch (error) {
       if (isZkError(error, ZK_ERROR.noNode)) this.#strays.delete(path);
     }
   }
-}
-
-/**
- * Deletes the lock path a node lived in once it has no children, as Curator's container parents vanish: ZooKeeper
- * refuses to delete a parent with children, so this never races a waiter (a create that finds the parent gone makes it
- * again). Best effort, not awaited.
- */
-export function removeLockPathIfEmpty(session: ZooKeeperSession, nodePath: string): void {
-  const parent = nodePath.slice(0, nodePath.lastIndexOf("/"));
-  deleteNode(session, parent, -1).catch(() => undefined);
 }

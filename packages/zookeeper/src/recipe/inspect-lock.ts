@@ -1,7 +1,6 @@
 import type { LockState } from "@distlock/core/driver";
 import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
 import { childrenOf, deleteNode } from "../connection/zk-calls.js";
-import { removeLockPathIfEmpty } from "../leases/held-nodes.js";
 import { foreignHolder, zxidOf } from "./hold-record.js";
 import type { LockContext } from "./lock-context.js";
 import { decodeSegment, lockPath, locksRoot } from "./lock-paths.js";
@@ -54,6 +53,6 @@ export async function forceReleaseLock(context: LockContext, key: string): Promi
   }
   const mine = context.held.byPath(holder.path);
   if (mine !== undefined) context.held.delete(mine);
-  removeLockPathIfEmpty(session, holder.path);
+  context.held.left(session, holder.path);
   return true;
 }

@@ -43,3 +43,14 @@ export function sortLine(children: readonly string[], lockName = LOCK_NAME): str
     return x < y ? -1 : x > y ? 1 : 0;
   });
 }
+
+/**
+ * Tags the node of an attempt (`tryAcquire`), which never waits: it either holds or leaves at once, so `inspect` does
+ * not count it among the waiters. The tag sits after the uuid, where Curator neither sorts nor looks.
+ */
+export const ATTEMPT_TAG = "try";
+
+/** How many of a sorted line's nodes after the first are waiters (all but attempts). */
+export function waitersBehind(line: readonly string[]): number {
+  return line.slice(1).filter((name) => !name.includes(`-${ATTEMPT_TAG}-${LOCK_NAME}`)).length;
+}

@@ -2,7 +2,7 @@ import type { Stat } from "node-zookeeper-client";
 import { childrenOf, readNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { decodeHoldRecord, type HoldRecord } from "./hold-record.js";
-import { sortLine } from "./lock-paths.js";
+import { sortLine, waitersBehind } from "./lock-paths.js";
 
 /** The node first in a lock path's line, as read. */
 export interface Holder {
@@ -25,7 +25,7 @@ export async function readHolder(session: ZooKeeperSession, lockPath: string): P
     if (first === undefined) return undefined;
     const path = `${lockPath}/${first}`;
     const read = await readNode(session, path);
-    if (read !== undefined) return { path, data: read.data, stat: read.stat, record: decodeHoldRecord(read.data), waiters: line.length - 1 };
+    if (read !== undefined) return { path, data: read.data, stat: read.stat, record: decodeHoldRecord(read.data), waiters: waitersBehind(line) };
     if (attempt >= ATTEMPTS) return undefined;
   }
 }

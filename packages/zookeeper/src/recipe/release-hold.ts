@@ -1,7 +1,6 @@
 import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
 import { deleteNode, writeNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
-import { removeLockPathIfEmpty } from "../leases/held-nodes.js";
 import { encodeHoldRecord, type HoldRecord, ownerDigest } from "./hold-record.js";
 import type { LockContext } from "./lock-context.js";
 import { lockPath } from "./lock-paths.js";
@@ -26,7 +25,7 @@ export async function releaseHold(context: LockContext, key: string, ownerSecret
   const own = context.held.get(key);
   if (own !== undefined && own.owner === owner) {
     const record = { holder: own.holder, owner, count: own.count, leaseMs: Math.max(1, Math.ceil(own.leaseEnd - performance.now())) };
-    const done = await dropLevel(own.session, own.path, record, own.version).catch(unlessConflict);
+    const done = await dropLevel(context, own.session, own.path, record, own.version).catch(unlessConflict);
     if (done !== undefined) {
       if (done.holdCount === 0) context.held.delete(own);
       else context.held.written(own, done.version, done.holdCount, own.leaseEnd);
@@ -37,7 +36,7 @@ export async function releaseHold(context: LockContext, key: string, ownerSecret
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const holder = await readHolder(session, lockPath(context.chroot, key));
     if (holder?.record === undefined || holder.record.owner !== owner) return NOT_HELD;
-    const done = await dropLevel(session, holder.path, holder.record, holder.stat.version).catch(unlessConflict);
+    const done = await dropLevel(context, session, holder.path, holder.record, holder.stat.version).catch(unlessConflict);
     if (done === undefined) continue;
     const mine = context.held.byPath(holder.path);
     if (mine !== undefined && done.holdCount === 0) context.held.delete(mine);
@@ -47,14 +46,20 @@ export async function releaseHold(context: LockContext, key: string, ownerSecret
   throw new Error(`ZooKeeper release of ${key} kept racing other writers of its node`);
 }
 
-async function dropLevel(session: ZooKeeperSession, path: string, record: HoldRecord, version: number): Promise<Released & { version: number }> {
+async function dropLevel(
+  context: LockContext,
+  session: ZooKeeperSession,
+  path: string,
+  record: HoldRecord,
+  version: number,
+): Promise<Released & { version: number }> {
   if (record.count > 1) {
     const leaseMs = record.leaseMs;
     const stat = await writeNode(session, path, encodeHoldRecord({ ...record, count: record.count - 1, leaseMs }), version);
     return { held: true, holdCount: record.count - 1, version: stat.version };
   }
   await deleteNode(session, path, version);
-  removeLockPathIfEmpty(session, path);
+  context.held.left(session, path);
   return { held: true, holdCount: 0, version };
 }
 

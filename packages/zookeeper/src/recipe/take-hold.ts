@@ -1,13 +1,13 @@
 import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
 import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
-import { childrenOf, deleteNode, readNode, writeNode } from "../connection/zk-calls.js";
+import { deleteNode, readNode, writeNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import type { HeldNode } from "../leases/held-node.js";
 import { decodeHoldRecord, encodeHoldRecord, ownerDigest, zxidOf } from "./hold-record.js";
 import { joinLine } from "./join-line.js";
-import { type LinePosition, linePosition } from "./line-position.js";
+import { joinedPosition, type LinePosition } from "./line-position.js";
 import type { LockContext } from "./lock-context.js";
-import { lockPath, sortLine } from "./lock-paths.js";
+import { ATTEMPT_TAG, lockPath } from "./lock-paths.js";
 
 /** A request's node waiting in line behind `predecessor`. */
 export interface InLine {
@@ -26,10 +26,9 @@ const REENTRY_ATTEMPTS = 8;
 /**
  * Takes the lock for `request`, or re-enters it, or leaves a node waiting in line (the caller waits, or withdraws it):
  * 1. re-entry of a node this driver holds for the same owner: the count + 1 on its version;
- * 2. an attempt (`attempt`, which never waits) reads the line first and, when anyone is in it, re-enters the first node
- *    if it is the same owner's, else refuses: it never puts a node in line only to take it out again;
- * 3. else a node of our own joins the line; first in line holds the lock (token: its czxid);
- * 4. behind someone: if the first node is the same owner's (another provider or process), that hold is re-entered and
+ * 2. else a node of our own joins the line (an attempt's tagged, so that it never counts as a waiter); first in line holds
+ *    the lock (token: its czxid, or the line's pzxid when alone);
+ * 3. behind someone: if the first node is the same owner's (another provider or process), that hold is re-entered and
  *    our node withdrawn; else our node stays in line.
  */
 export async function takeHold(context: LockContext, request: DriverAcquireRequest, attempt: boolean): Promise<Taken> {
@@ -41,18 +40,11 @@ export async function takeHold(context: LockContext, request: DriverAcquireReque
     if (granted !== undefined) return { granted };
   }
   const path = lockPath(context.chroot, request.key);
-  if (attempt) {
-    const [first] = sortLine(await childrenOf(session, path));
-    if (first !== undefined) {
-      const reentered = request.freshOwner === true ? undefined : await reenterElsewhere(session, `${path}/${first}`, owner, request.ttlMs);
-      if (reentered !== undefined && "granted" in reentered) return reentered;
-      return { refusedMs: reentered?.retryAfterMs ?? session.timeoutMs };
-    }
-  }
   const data = encodeHoldRecord({ holder: request.holder, owner, count: 1, leaseMs: request.ttlMs });
-  const name = await joinLine(session, path, data);
+  const joined = await joinLine(session, path, data, attempt ? ATTEMPT_TAG : undefined);
+  const { name } = joined;
   try {
-    return await decide(context, session, request, owner, path, name, await linePosition(session, path, name));
+    return await decide(context, session, request, owner, path, name, await joinedPosition(session, path, joined));
   } catch (error) {
     await withdraw(context, session, `${path}/${name}`);
     throw error;

@@ -29,7 +29,7 @@ export async function inspectSemaphore(session: ZooKeeperSession, paths: Semapho
     if (group === undefined) groups.set(id, { holder: record?.holder ?? foreignHolder(read.data), count: weight, token, ttlRemainingMs });
     else {
       group.count += weight;
-      group.token = token < group.token ? token : group.token;
+      if (token < group.token) group.token = token;
       group.ttlRemainingMs = Math.min(group.ttlRemainingMs, ttlRemainingMs);
     }
   }

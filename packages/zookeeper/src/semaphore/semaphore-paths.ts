@@ -1,4 +1,4 @@
-import { encodeSegment } from "../recipe/lock-paths.js";
+import { ATTEMPT_TAG, encodeSegment, LOCK_NAME } from "../recipe/lock-paths.js";
 
 /** Curator's `InterProcessSemaphoreV2` lease name: leases are `<S>/leases/_c_<uuid>-lease-<sequence>`. */
 export const LEASE_NAME = "lease-";
@@ -20,12 +20,9 @@ export function permitsInUse(names: readonly string[]): number {
   return names.reduce((sum, name) => sum + leaseWeight(name), 0);
 }
 
-/** Tags the mutex node of an attempt (`tryAcquire`), which never waits: it is no waiter, so `inspect` leaves it out. */
-export const ATTEMPT_TAG = "try";
-
-/** The nodes of the mutex line that are waiters: all but attempts. */
+/** The nodes of the mutex line that are waiters: all but attempts (the mutex holder waits for leases too). */
 export function waitersIn(line: readonly string[]): number {
-  return line.filter((name) => !name.includes(`-${ATTEMPT_TAG}-lock-`)).length;
+  return line.filter((name) => !name.includes(`-${ATTEMPT_TAG}-${LOCK_NAME}`)).length;
 }
 
 /** The paths of semaphore `name`, as Curator's `InterProcessSemaphoreV2` lays out `new InterProcessSemaphoreV2(client, S, n)`. */

@@ -40,7 +40,8 @@ export async function takePermits(
       return { key: path, path, session, owner, holder: request.holder, token: zxidOf(stat.czxid), version: stat.version, count: 1, leaseEnd };
     });
     grants.add(request.key, owner, nodes);
-    const token = nodes.reduce((min, node) => (node.token < min ? node.token : min), (nodes[0] as HeldNode).token);
+    // The leases were created one after another: the first has the smallest czxid.
+    const token = (nodes[0] as HeldNode).token;
     return { acquired: true, fencingToken: token, holdCount: 1, ttlMs: request.ttlMs, lost: session.lost };
   } catch (error) {
     await Promise.all(created.map((path) => deleteNode(session, path, -1).catch(() => grants.leases.stray(session, path))));

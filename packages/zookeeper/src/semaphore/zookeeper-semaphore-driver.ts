@@ -5,11 +5,11 @@ import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { encodeHoldRecord, ownerDigest } from "../recipe/hold-record.js";
 import { joinLine } from "../recipe/join-line.js";
 import { linePosition } from "../recipe/line-position.js";
-import { sortLine } from "../recipe/lock-paths.js";
+import { ATTEMPT_TAG, sortLine } from "../recipe/lock-paths.js";
 import { waitUntilFirst } from "../waiting/wait-until-first.js";
 import { inspectSemaphore } from "./inspect-semaphore.js";
 import { PermitGrants } from "./permit-grants.js";
-import { ATTEMPT_TAG, type SemaphorePaths, semaphorePaths } from "./semaphore-paths.js";
+import { type SemaphorePaths, semaphorePaths } from "./semaphore-paths.js";
 import { takePermits } from "./take-permits.js";
 
 /** A held semaphore's permits free within this when nobody renews: the answer to a refused attempt. */
@@ -36,7 +36,7 @@ export class ZooKeeperSemaphoreDriver implements SemaphoreDriver {
     const session = await this.#sessions.session();
     const paths = semaphorePaths(this.#chroot, request.key);
     if ((await childrenOf(session, paths.locks)).length > 0) return refused;
-    const name = await joinLine(session, paths.locks, Buffer.alloc(0), ATTEMPT_TAG);
+    const { name } = await joinLine(session, paths.locks, Buffer.alloc(0), ATTEMPT_TAG);
     try {
       const position = await linePosition(session, paths.locks, name);
       if (position.kind !== "first") return refused;
@@ -52,7 +52,7 @@ export class ZooKeeperSemaphoreDriver implements SemaphoreDriver {
       signal.throwIfAborted();
       const session = await this.#sessions.session();
       const paths = semaphorePaths(this.#chroot, request.key);
-      const name = await joinLine(session, paths.locks, Buffer.alloc(0));
+      const { name } = await joinLine(session, paths.locks, Buffer.alloc(0));
       try {
         const line = sortLine(await childrenOf(session, paths.locks));
         const index = line.indexOf(name);
