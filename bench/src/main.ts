@@ -13,6 +13,7 @@ import { REDIS_SCENARIOS } from "./redis/redis-scenario-group.js";
 import { REDIS_SEMAPHORE_SCENARIOS } from "./redis/semaphore-scenario-group.js";
 import { REDLOCK_SCENARIOS } from "./redlock/redlock-scenario-group.js";
 import { SQL_SCENARIOS } from "./sql/sql-scenario-group.js";
+import { ZOOKEEPER_SCENARIOS } from "./zookeeper/zookeeper-scenario-group.js";
 
 const GROUPS = {
   redis: REDIS_SCENARIOS,
@@ -21,6 +22,7 @@ const GROUPS = {
   redlock: REDLOCK_SCENARIOS,
   multikey: MULTI_KEY_SCENARIOS,
   etcd: ETCD_SCENARIOS,
+  zookeeper: ZOOKEEPER_SCENARIOS,
   sql: SQL_SCENARIOS,
   nats: NATS_SCENARIOS,
   fence: FENCE_SCENARIOS,

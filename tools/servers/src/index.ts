@@ -36,6 +36,7 @@ export {
 export { ManagedServer, type ManagedServerConfig } from "./process/managed-server.js";
 export type { ServerProcess } from "./process/server-process.js";
 export { sweepStaleTempDirs } from "./process/temp-dir.js";
+export { fourLetterWord } from "./protocol/four-letter-word.js";
 export { type HttpJsonOptions, httpJson } from "./protocol/http-json.js";
 export { mariadbGreeting } from "./protocol/mariadb-greeting.js";
 export { type PostgresQueryOptions, type PostgresRows, postgresQuery } from "./protocol/postgres-query.js";
@@ -62,3 +63,6 @@ export {
   type RedisServerOptions,
   startRedis,
 } from "./redis/redis-server.js";
+export { startZooKeeperEnsemble, ZooKeeperEnsemble } from "./zookeeper/zookeeper-ensemble.js";
+export { DEFAULT_ZOOKEEPER_OPTIONS, type ZooKeeperOptions } from "./zookeeper/zookeeper-options.js";
+export { startZooKeeper, type ZooKeeperPeer, ZooKeeperServer, type ZooKeeperServerConfig } from "./zookeeper/zookeeper-server.js";

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import { MissingBinaryError } from "../errors/missing-binary-error.js";
 import { isRoot } from "../process/os-user.js";
@@ -36,6 +36,14 @@ function resolveBinaries(kinds: readonly ServerKind[]): Resolution {
       }
       paths.set(spec.name, path);
       if (kind === "postgres" && spec.name === "postgres") preferredDir = dirname(realpathSync(path));
+    }
+    for (const file of requirements.files ?? []) {
+      if (existsSync(file)) {
+        paths.set(file, file);
+        continue;
+      }
+      missing.push(file);
+      for (const pkg of requirements.debianPackages) packages.add(pkg);
     }
   }
   return { paths, missing, packages };

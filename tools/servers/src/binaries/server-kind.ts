@@ -1,8 +1,8 @@
 /** The kinds of server this package can start. */
-export type ServerKind = "redis" | "etcd" | "postgres" | "mariadb" | "pgbouncer" | "nats";
+export type ServerKind = "redis" | "etcd" | "postgres" | "mariadb" | "pgbouncer" | "nats" | "zookeeper" | "curator";
 
 /** Every server kind, in the order the prepare script reports them. */
-export const SERVER_KINDS: readonly ServerKind[] = Object.freeze(["redis", "etcd", "postgres", "mariadb", "pgbouncer", "nats"]);
+export const SERVER_KINDS: readonly ServerKind[] = Object.freeze(["redis", "etcd", "postgres", "mariadb", "pgbouncer", "nats", "zookeeper", "curator"]);
 
 /** One binary a kind needs: its canonical name and the other names it may be installed under. */
 export interface BinarySpec {
@@ -13,6 +13,8 @@ export interface BinarySpec {
 /** What each kind needs and which Debian packages provide it. */
 export interface KindRequirements {
   readonly binaries: readonly BinarySpec[];
+  /** Absolute paths of other files the kind needs (Java jars), keyed in the resolved binaries by their path. */
+  readonly files?: readonly string[];
   readonly debianPackages: readonly string[];
 }
 
@@ -31,4 +33,16 @@ export const KIND_REQUIREMENTS: Readonly<Record<ServerKind, KindRequirements>> =
   },
   pgbouncer: { binaries: [binary("pgbouncer")], debianPackages: ["pgbouncer"] },
   nats: { binaries: [binary("nats-server")], debianPackages: ["nats-server"] },
+  // ZooKeeper runs from Debian's jar (its Class-Path manifest names the dependencies); slf4j-simple gives it a log.
+  zookeeper: {
+    binaries: [binary("java")],
+    files: ["/usr/share/java/zookeeper.jar", "/usr/share/java/slf4j-simple.jar"],
+    debianPackages: ["zookeeper", "libslf4j-java"],
+  },
+  // Curator's recipes for the interop test, compiled against with javac.
+  curator: {
+    binaries: [binary("java"), binary("javac")],
+    files: ["/usr/share/java/curator-recipes.jar", "/usr/share/java/curator-framework.jar", "/usr/share/java/curator-client.jar"],
+    debianPackages: ["libcurator-recipes-java", "default-jdk-headless"],
+  },
 });

@@ -29,6 +29,8 @@ export class TcpProxy implements AsyncDisposable {
   readonly targetPort: number;
   readonly #server: Server;
   readonly #links = new Set<Link>();
+  /** Every accepted client socket until it closes: a link can end upstream first while its client is still paused. */
+  readonly #clients = new Set<Socket>();
   #blackholed = false;
   #delayMs = 0;
 
@@ -97,6 +99,7 @@ export class TcpProxy implements AsyncDisposable {
   /** Drops every connection and stops listening. */
   async close(): Promise<void> {
     this.dropConnections();
+    for (const client of this.#clients) reset(client);
     if (!this.#server.listening) return;
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -108,6 +111,8 @@ export class TcpProxy implements AsyncDisposable {
   #accept(client: Socket): void {
     const link: Link = { client, upstream: undefined, toUpstream: Promise.resolve(), toClient: Promise.resolve() };
     this.#links.add(link);
+    this.#clients.add(client);
+    client.once("close", () => this.#clients.delete(client));
     client.setNoDelay(true);
     client.on("data", (chunk: Buffer) => {
       link.toUpstream = this.#forward(link.toUpstream, chunk, () => link.upstream);

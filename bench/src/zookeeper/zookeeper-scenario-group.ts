@@ -1,0 +1,46 @@
+import { startZooKeeper } from "@distlock/test-servers";
+import type { BenchTable, ScenarioGroup } from "../harness/index.js";
+import { contendedSweep, uncontendedScenario } from "../harness/index.js";
+import { DISTLOCK, RAW_FLOOR } from "./zookeeper-lock-subjects.js";
+import { ZOOKEEPER_TARGETS } from "./zookeeper-targets.js";
+
+const SUBJECTS_MODULE = new URL("./zookeeper-lock-subjects.js", import.meta.url).href;
+
+/** Every ZooKeeper scenario against one standalone server started for the run. */
+export const ZOOKEEPER_SCENARIOS: ScenarioGroup = {
+  name: "zookeeper (one ZooKeeper 3.8 server on 127.0.0.1, forceSync=no)",
+  targets: ZOOKEEPER_TARGETS,
+  async run(scale): Promise<BenchTable[]> {
+    const server = await startZooKeeper();
+    const target = server.connectString;
+    try {
+      return [
+        await uncontendedScenario({
+          scale,
+          system: "zookeeper",
+          id: "zookeeper",
+          target,
+          subjects: [RAW_FLOOR, DISTLOCK],
+          baseline: RAW_FLOOR.name,
+          keyPrefix: "bench/uncontended/",
+          iterations: 2_000,
+          rounds: 10,
+          warmUp: 200,
+        }),
+        ...(await contendedSweep({
+          scale,
+          system: "zookeeper",
+          id: "zookeeper",
+          target,
+          subjectsModule: SUBJECTS_MODULE,
+          keyPrefix: "bench/contended/",
+          subjects: [DISTLOCK],
+          workerCounts: [4, 16, 64],
+          ratioOf: "acq/s",
+        })),
+      ];
+    } finally {
+      await server.close();
+    }
+  },
+};

@@ -1,0 +1,84 @@
+import zookeeper, { type Stat, type Watcher } from "node-zookeeper-client";
+import { isZkError, ZK_ERROR } from "./server-answers.js";
+import type { CallOptions, ZooKeeperSession } from "./zookeeper-session.js";
+
+/**
+ * Reads, mkdirp (idempotent), and writes on a version are sent again after a connection loss: a versioned write that
+ * did happen the first time fails the second with BAD_VERSION, and its caller reads the node again.
+ */
+const READ: CallOptions = { retryOnLoss: true };
+
+/** A node's data and stat. */
+export interface NodeRead {
+  readonly data: Buffer | undefined;
+  readonly stat: Stat;
+}
+
+/** The children's names, or none when the parent does not exist. */
+export async function childrenOf(session: ZooKeeperSession, path: string): Promise<string[]> {
+  try {
+    return await session.call<string[]>("getChildren", (callback) => session.client.getChildren(path, callback), READ);
+  } catch (error) {
+    if (isZkError(error, ZK_ERROR.noNode)) return [];
+    throw error;
+  }
+}
+
+/** The children's names and the parent's stat (its `pzxid`: the zxid of the last change to the children). */
+export function childrenAndStat(session: ZooKeeperSession, path: string): Promise<{ children: string[]; stat: Stat }> {
+  return session.call<{ children: string[]; stat: Stat }>(
+    "getChildren",
+    (callback) => session.client.getChildren(path, (error, children, stat) => callback(error, { children, stat })),
+    READ,
+  );
+}
+
+/** The children's names (the parent must exist); `watcher` hears the next change of the list. */
+export function childrenWatched(session: ZooKeeperSession, path: string, watcher: Watcher): Promise<string[]> {
+  return session.call<string[]>("getChildren", (callback) => session.client.getChildren(path, watcher, callback), READ);
+}
+
+/** The node's data and stat, or undefined when it does not exist. */
+export async function readNode(session: ZooKeeperSession, path: string): Promise<NodeRead | undefined> {
+  try {
+    return await session.call<NodeRead>("getData", (callback) => session.client.getData(path, (error, data, stat) => callback(error, { data, stat })), READ);
+  } catch (error) {
+    if (isZkError(error, ZK_ERROR.noNode)) return undefined;
+    throw error;
+  }
+}
+
+/** The node's stat, or null when it does not exist; `watcher` hears its next change (deletion included). */
+export function statOf(session: ZooKeeperSession, path: string, watcher?: Watcher): Promise<Stat | null> {
+  return session.call<Stat | null>(
+    "exists",
+    (callback) => (watcher === undefined ? session.client.exists(path, callback) : session.client.exists(path, watcher, callback)),
+    READ,
+  );
+}
+
+/**
+ * Creates an ephemeral sequential node; resolves with its whole path. The only call whose unknown outcome ends the
+ * session (`writes`): a node nobody knows of could come first in line and hold the lock while the session lives. Every
+ * other write of a hold is bounded by the lease `HeldNodes` keeps, whatever its outcome.
+ */
+export function createEphemeralSequential(session: ZooKeeperSession, path: string, data: Buffer): Promise<string> {
+  return session.call<string>("create", (callback) => session.client.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), {
+    abandonIfUnanswered: true,
+  });
+}
+
+/** Creates `path` and its missing parents as persistent nodes. */
+export function createParents(session: ZooKeeperSession, path: string): Promise<string> {
+  return session.call<string>("mkdirp", (callback) => session.client.mkdirp(path, callback), READ);
+}
+
+/** Writes the data if the version still matches; resolves with the new stat. */
+export function writeNode(session: ZooKeeperSession, path: string, data: Buffer, version: number): Promise<Stat> {
+  return session.call<Stat>("setData", (callback) => session.client.setData(path, data, version, callback), READ);
+}
+
+/** Deletes the node if the version still matches (-1: any). */
+export function deleteNode(session: ZooKeeperSession, path: string, version: number): Promise<void> {
+  return session.call<void>("delete", (callback) => session.client.remove(path, version, (error) => callback(error, undefined)));
+}

@@ -1,0 +1,9 @@
+export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
+export { lockBackend } from "./lock-backend.js";
+export {
+  DEFAULT_ZOOKEEPER_LOCK_OPTIONS,
+  type ResolvedZooKeeperLockOptions,
+  type ZooKeeperLockProviderOptions,
+} from "./options/zookeeper-lock-provider-options.js";
+export { ZooKeeperLockDriver } from "./zookeeper-lock-driver.js";
+export { ZooKeeperLockProvider } from "./zookeeper-lock-provider.js";

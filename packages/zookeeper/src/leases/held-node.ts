@@ -1,0 +1,19 @@
+import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
+
+/** A node this driver's session created and holds a lock by, as this driver last wrote or read it. */
+export interface HeldNode {
+  readonly key: string;
+  /** The whole znode path. */
+  readonly path: string;
+  readonly session: ZooKeeperSession;
+  /** Owner digest. */
+  readonly owner: string;
+  readonly holder: string;
+  /** The node's czxid. */
+  readonly token: bigint;
+  /** The node's data version as last written or read here. */
+  version: number;
+  count: number;
+  /** `performance.now()` by which the lease ends unless renewed; the node is deleted then. */
+  leaseEnd: number;
+}

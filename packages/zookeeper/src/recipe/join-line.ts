@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import type { Stat } from "node-zookeeper-client";
+import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
+import { childrenAndStat, childrenOf, createEphemeralSequential, createParents } from "../connection/zk-calls.js";
+import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
+import { protectedPrefix } from "./lock-paths.js";
+
+/** Attempts at a create whose parent vanished meanwhile (an idle lock path is deleted) or whose answer was lost. */
+const CREATE_ATTEMPTS = 4;
+
+/** Our node in a line, and the line as read right after the create, when that read could be sent along with it. */
+export interface Joined {
+  readonly name: string;
+  /** `performance.now()` before the create was sent. */
+  readonly sentAt: number;
+  /** The lock path's children and stat, read in the same round trip, after our create. */
+  readonly read?: { readonly children: string[]; readonly stat: Stat };
+}
+
+/**
+ * Joins the line of `lockPath` as Curator's `InterProcessMutex` does: an ephemeral sequential node named
+ * `_c_<uuid>-lock-<sequence>` (protected mode), the parents made when missing. The line is read in the same round trip:
+ * the read is sent right behind the create, and ZooKeeper answers one session's requests in order, so it sees our node.
+ * A create whose answer was lost to a disconnect is found again by its uuid, so no node is left in line that nobody
+ * waits for. A `tag` goes after the uuid, where Curator neither sorts nor looks (`_c_<uuid>-<tag>-lock-<sequence>`).
+ */
+export async function joinLine(session: ZooKeeperSession, lockPath: string, data: Buffer, tag?: string): Promise<Joined> {
+  const uuid = randomUUID();
+  const prefix = protectedPrefix(tag === undefined ? uuid : `${uuid}-${tag}`);
+  for (let attempt = 1; ; attempt++) {
+    const sentAt = performance.now();
+    const created = createEphemeralSequential(session, `${lockPath}/${prefix}`, data);
+    const read = childrenAndStat(session, lockPath).catch(() => undefined);
+    try {
+      const path = await created;
+      return { name: path.slice(path.lastIndexOf("/") + 1), sentAt, read: await read };
+    } catch (error) {
+      if (attempt >= CREATE_ATTEMPTS) throw error;
+      if (isZkError(error, ZK_ERROR.noNode)) await createParents(session, lockPath).catch(ignoreNodeExists);
+      else if (isZkError(error, ZK_ERROR.connectionLoss)) {
+        const found = (await childrenOf(session, lockPath)).find((name) => name.startsWith(`_c_${uuid}-`));
+        if (found !== undefined) return { name: found, sentAt };
+      } else throw error;
+    }
+  }
+}
+
+function ignoreNodeExists(error: unknown): void {
+  if (!isZkError(error, ZK_ERROR.nodeExists)) throw error;
+}

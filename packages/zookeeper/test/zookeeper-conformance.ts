@@ -1,0 +1,32 @@
+import type { ConformanceFaults, ConformanceOptions } from "@distlock/conformance";
+import { DEFAULT_ZOOKEEPER_LOCK_OPTIONS, type ZooKeeperLockProviderOptions } from "../src/options/zookeeper-lock-provider-options.js";
+import { ZooKeeperLockProvider } from "../src/zookeeper-lock-provider.js";
+
+/**
+ * The session timeout every test provider asks for; it is also the backend's minimum lease, so the suite's expiry tests
+ * use it as their TTL. Short, so that a SIGKILLed holder's session expires within the suite's TTL + margin.
+ */
+export const TEST_SESSION_TIMEOUT_MS = 1000;
+
+/** The ZooKeeper servers a conformance run talks to. */
+export interface ZooKeeperUnderTest {
+  /** `zookeeper://h1:p1,…` */
+  readonly url: string;
+}
+
+/** The conformance options of ZooKeeper on `servers` (one server or an ensemble), in a chroot of their own. */
+export function zookeeperConformance(name: string, servers: ZooKeeperUnderTest, faults: ConformanceFaults): ConformanceOptions {
+  const url = `${servers.url}/conformance-${process.pid}?sessionTimeoutMs=${TEST_SESSION_TIMEOUT_MS}`;
+  const provider = (options: ZooKeeperLockProviderOptions = {}) => new ZooKeeperLockProvider({ url, ...options });
+  return {
+    name,
+    create: () => provider(),
+    capabilities: { fencing: true, fifo: true, listing: true, semaphore: true },
+    workerUrl: url,
+    backendModule: "@distlock/zookeeper",
+    config: { construct: (options) => provider(options), defaults: DEFAULT_ZOOKEEPER_LOCK_OPTIONS },
+    faults,
+    ttlMs: TEST_SESSION_TIMEOUT_MS,
+    marginMs: 1500,
+  };
+}
