@@ -12,6 +12,7 @@ export interface CheckLockBackendOptions {
   roundTrips?: number;
 }
 
+/** The default of every option of `CheckLockBackendOptions`. */
 export const DEFAULT_CHECK_OPTIONS: Readonly<Required<CheckLockBackendOptions>> = Object.freeze({
   ttlMs: DEFAULT_TTL_MS,
   selfTest: true,

@@ -7,6 +7,7 @@ export interface CheckResult {
   readonly check: string;
   /** The server or file the check looked at (host:port, a path), when there are several or it helps. */
   readonly target?: string;
+  /** How it came out. */
   readonly status: CheckStatus;
   /** What the check found: numbers and settings. */
   readonly found: string;
@@ -22,6 +23,7 @@ export interface DoctorReport {
   readonly url: string;
   /** False when the backend could not be reached at all (then the checks say why). */
   readonly reachable: boolean;
+  /** One row per check, in the order they ran: the backend's own checks, then the self-test. */
   readonly checks: readonly CheckResult[];
   /** How many checks came out each way. */
   readonly summary: Readonly<Record<CheckStatus, number>>;

@@ -1,9 +1,11 @@
 import type { LockUrl } from "@distlock/core/driver";
-import { CLUSTER_SLOTS } from "@distlock/redis/internal";
 import type { CheckList } from "../doctor-report.js";
 import { describeError } from "../self-test.js";
 import { checkRedisMaster } from "./redis-master-checks.js";
 import { connectRedisNode, parseInfo, redisAddress } from "./redis-node.js";
+
+/** Hash slots of a Redis Cluster. */
+const CLUSTER_SLOTS = 16_384;
 
 /** One master of `CLUSTER NODES`: its address, and whether a replica follows it. */
 interface ClusterMaster {
