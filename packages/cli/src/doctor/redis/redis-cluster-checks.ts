@@ -3,6 +3,7 @@ import type { CheckList } from "../doctor-report.js";
 import { describeError } from "../self-test.js";
 import { checkRedisMaster } from "./redis-master-checks.js";
 import { connectRedisNode, parseInfo, redisAddress } from "./redis-node.js";
+import type { SlotRanges } from "./redis-permission-checks.js";
 
 /** Hash slots of a Redis Cluster. */
 const CLUSTER_SLOTS = 16_384;
@@ -12,6 +13,7 @@ interface ClusterMaster {
   readonly host: string;
   readonly port: number;
   readonly hasReplica: boolean;
+  readonly slots: SlotRanges;
 }
 
 /** Cluster state and slot coverage from the first node that answers, then the server checks on every master. */
@@ -34,7 +36,8 @@ export async function checkRedisCluster(url: LockUrl, prefix: string, checks: Ch
     let reached = false;
     for (const master of masters) {
       const target = redisAddress(master).name;
-      reached = (await checkRedisMaster(url, master, target, prefix, checks, { replicasElsewhere: master.hasReplica })) !== undefined || reached;
+      reached =
+        (await checkRedisMaster(url, master, target, prefix, checks, { replicasElsewhere: master.hasReplica, slots: master.slots })) !== undefined || reached;
     }
     return reached;
   }
@@ -58,6 +61,16 @@ function checkClusterState(info: ReadonlyMap<string, string>, name: string, chec
     );
 }
 
+/** "0-5460" and "5461" fields of a CLUSTER NODES row; importing/migrating markers ("[...]") are skipped. */
+function slotRanges(fields: readonly string[]): SlotRanges {
+  return fields
+    .filter((field) => /^\d+(-\d+)?$/.test(field))
+    .map((field) => {
+      const [from, to = from] = field.split("-").map(Number) as [number, number?];
+      return [from, to] as const;
+    });
+}
+
 /** Masters of a `CLUSTER NODES` reply; `seedHost` stands in for a node announcing an empty address. */
 function parseMasters(nodes: string, seedHost: string): ClusterMaster[] {
   const rows = nodes
@@ -71,6 +84,6 @@ function parseMasters(nodes: string, seedHost: string): ClusterMaster[] {
       const address = (row[1] ?? "").split("@")[0] ?? "";
       const colon = address.lastIndexOf(":");
       const host = address.slice(0, colon);
-      return { host: host === "" ? seedHost : host, port: Number(address.slice(colon + 1)), hasReplica: followed.has(row[0]) };
+      return { host: host === "" ? seedHost : host, port: Number(address.slice(colon + 1)), hasReplica: followed.has(row[0]), slots: slotRanges(row.slice(8)) };
     });
 }

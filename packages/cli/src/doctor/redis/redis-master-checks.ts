@@ -23,7 +23,7 @@ export async function checkRedisMaster(
   try {
     const facts = await readServerFacts(client, name);
     checkRedisServer(facts, checks, options);
-    await checkRedisPermissions(client, prefix, name, checks);
+    await checkRedisPermissions(client, prefix, name, checks, options.slots);
     return facts;
   } finally {
     client.disconnect();

@@ -11,8 +11,8 @@ const PROBE_SHA = createHash("sha1").update(PROBE_SCRIPT).digest("hex");
  * Runs what distlock runs, as the URL's user, on keys and channels under the prefix: EVAL, EVALSHA, and a message
  * published and received over SUBSCRIBE (waiters are woken that way). An ACL that forbids any of them shows here.
  */
-export async function checkRedisPermissions(client: Redis, prefix: string, name: string, checks: CheckList): Promise<void> {
-  const probeKey = `{${prefix}:distlock-doctor}:probe`;
+export async function checkRedisPermissions(client: Redis, prefix: string, name: string, checks: CheckList, slots?: SlotRanges): Promise<void> {
+  const probeKey = slots === undefined ? `{${prefix}:distlock-doctor}:probe` : await keyServedHere(client, prefix, slots);
   const grant = `ACL SETUSER <user> +eval +evalsha +publish +subscribe +unsubscribe +ping +time +info ~{${prefix}:* &{${prefix}:*`;
   try {
     await client.eval(PROBE_SCRIPT, 1, probeKey);
@@ -26,6 +26,18 @@ export async function checkRedisPermissions(client: Redis, prefix: string, name:
     checks.ok("redis.permissions", `EVAL, EVALSHA and PUBLISH/SUBSCRIBE work on {${prefix}:…} keys and channels`, name);
   } catch (error) {
     checks.add("redis.permissions", "fail", `pub/sub on {${prefix}:…}: ${firstLine(error)}; waiters would only poll`, grant, name);
+  }
+}
+
+/** Slot ranges a Cluster master serves, inclusive. */
+export type SlotRanges = readonly (readonly [number, number])[];
+
+/** A probe key under the prefix whose slot this master serves (a Cluster master answers MOVED for the others). */
+async function keyServedHere(client: Redis, prefix: string, slots: SlotRanges): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const key = `{${prefix}:distlock-doctor-${attempt}}:probe`;
+    const slot = Number(await client.call("CLUSTER", "KEYSLOT", key));
+    if (slots.some(([from, to]) => slot >= from && slot <= to) || attempt > 100_000) return key;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { CheckList } from "../doctor-report.js";
+import type { SlotRanges } from "./redis-permission-checks.js";
 import type { RedisServerFacts } from "./redis-server-facts.js";
 
 /** The oldest Redis the scripts run on: `SET … KEEPTTL` (6.0); `TIME` inside a writing script needs 5.0. */
@@ -22,6 +23,8 @@ export interface RedisServerCheckOptions {
   readonly replicasElsewhere?: boolean;
   /** Check `min-replicas-to-write` (a Sentinel master). */
   readonly minReplicasToWrite?: boolean;
+  /** The slots a Cluster master serves: the permission probe uses a key in one of them. */
+  readonly slots?: SlotRanges;
 }
 
 function checkVersion({ info, name }: RedisServerFacts, checks: CheckList): void {
