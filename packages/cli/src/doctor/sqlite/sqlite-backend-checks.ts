@@ -43,8 +43,9 @@ function isInMemory(url: LockUrl): boolean {
   return url.path === ":memory:" || url.path === "";
 }
 
-async function checkFilesystem(file: string, checks: CheckList): Promise<void> {
-  const mount = await mountOf(file);
+/** Judges the filesystem `file` is on, from the mount table (`mountsFile`, /proc/mounts unless a test gives another). */
+export async function checkFilesystem(file: string, checks: CheckList, mountsFile?: string): Promise<void> {
+  const mount = await mountOf(file, mountsFile);
   if (mount === undefined) {
     checks.add("sqlite.filesystem", "warn", "could not read /proc/mounts to tell the file's filesystem", "make sure the file is on a local disk", file);
     return;
@@ -76,6 +77,15 @@ async function checkFilesystem(file: string, checks: CheckList): Promise<void> {
 }
 
 async function checkDirectory(directory: string, checks: CheckList): Promise<void> {
+  if (
+    !(await stat(directory).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
+    checks.add("sqlite.directory", "fail", "does not exist", "create the directory (distlock creates the file, not its directory)", directory);
+    return;
+  }
   try {
     await access(directory, constants.W_OK | constants.X_OK);
     checks.ok("sqlite.directory", "writable: SQLite can create the -wal and -shm files next to the database", directory);
