@@ -5,6 +5,7 @@ import { CheckList, type DoctorReport, doctorReport } from "./doctor-report.js";
 import { checkRedisBackend } from "./redis/redis-backend-checks.js";
 import { checkRedlockBackend } from "./redlock/redlock-backend-checks.js";
 import { runSelfTest } from "./self-test.js";
+import { checkPostgresBackend } from "./sql/postgres-checks.js";
 import { checkSqliteFile, checkSqliteJournal } from "./sqlite/sqlite-backend-checks.js";
 
 /** A backend's own checks; each resolves false when the backend could not be reached. */
@@ -21,6 +22,7 @@ interface BackendChecks {
 const BACKEND_CHECKS: Readonly<Record<string, BackendChecks>> = {
   redis: { before: (url, _, checks) => checkRedisBackend(url, checks) },
   redlock: { before: checkRedlockBackend },
+  postgres: { before: (url, _, checks) => checkPostgresBackend(url, checks) },
   sqlite: { before: (url, _, checks) => checkSqliteFile(url, checks), after: (url, _, checks) => checkSqliteJournal(url, checks), otherProcess: true },
 };
 
