@@ -2,6 +2,7 @@ import type { LockUrl } from "@distlock/core/driver";
 import { backendModulesFrom, loadBackendModules, resolveLockConfig } from "@distlock/core/internal";
 import { type CheckLockBackendOptions, type ResolvedCheckOptions, resolveCheckOptions } from "./doctor-options.js";
 import { CheckList, type DoctorReport, doctorReport } from "./doctor-report.js";
+import { checkEtcdBackend } from "./etcd/etcd-checks.js";
 import { checkRedisBackend } from "./redis/redis-backend-checks.js";
 import { checkRedlockBackend } from "./redlock/redlock-backend-checks.js";
 import { runSelfTest } from "./self-test.js";
@@ -22,6 +23,7 @@ interface BackendChecks {
 const BACKEND_CHECKS: Readonly<Record<string, BackendChecks>> = {
   redis: { before: (url, _, checks) => checkRedisBackend(url, checks) },
   redlock: { before: checkRedlockBackend },
+  etcd: { before: checkEtcdBackend },
   postgres: { before: (url, _, checks) => checkPostgresBackend(url, checks) },
   sqlite: { before: (url, _, checks) => checkSqliteFile(url, checks), after: (url, _, checks) => checkSqliteJournal(url, checks), otherProcess: true },
 };
