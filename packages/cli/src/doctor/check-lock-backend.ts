@@ -6,6 +6,7 @@ import { checkEtcdBackend } from "./etcd/etcd-checks.js";
 import { checkRedisBackend } from "./redis/redis-backend-checks.js";
 import { checkRedlockBackend } from "./redlock/redlock-backend-checks.js";
 import { runSelfTest } from "./self-test.js";
+import { checkMysqlBackend } from "./sql/mysql-checks.js";
 import { checkPostgresBackend } from "./sql/postgres-checks.js";
 import { checkSqliteFile, checkSqliteJournal } from "./sqlite/sqlite-backend-checks.js";
 
@@ -24,6 +25,7 @@ const BACKEND_CHECKS: Readonly<Record<string, BackendChecks>> = {
   redis: { before: (url, _, checks) => checkRedisBackend(url, checks) },
   redlock: { before: checkRedlockBackend },
   etcd: { before: checkEtcdBackend },
+  mysql: { before: (url, options, checks) => checkMysqlBackend(url, options.ttlMs, checks) },
   postgres: { before: (url, _, checks) => checkPostgresBackend(url, checks) },
   sqlite: { before: (url, _, checks) => checkSqliteFile(url, checks), after: (url, _, checks) => checkSqliteJournal(url, checks), otherProcess: true },
 };

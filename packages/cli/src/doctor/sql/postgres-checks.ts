@@ -1,9 +1,9 @@
 import type { LockUrl } from "@distlock/core/driver";
 import pg from "pg";
 import type { CheckList } from "../doctor-report.js";
-import { CLOCK_SKEW_WARN_MS, formatOffset } from "../redis/redis-server-checks.js";
 import { describeError } from "../self-test.js";
 import { checkMigrationState, lockTableOf } from "./lock-table-migration-state.js";
+import { checkServerClock } from "./server-clock-check.js";
 
 const DEFAULT_PORT = 5432;
 /** Bounds connecting and waiting for a notification. */
@@ -28,7 +28,11 @@ export async function checkPostgresBackend(url: LockUrl, checks: CheckList): Pro
       await checkMigrationState("postgres", url, async (sql) => (await first.query(sql)).rows, checks);
       await checkTablePrivileges(first, lockTableOf(url).table, checks);
     }
-    await checkClock(first, checks);
+    await checkServerClock(
+      "postgres.clock",
+      async () => Number((await first.query("select extract(epoch from clock_timestamp()) * 1000 as ms")).rows[0]?.ms),
+      checks,
+    );
     return true;
   } finally {
     await Promise.allSettled([first.end(), second.end()]);
@@ -144,16 +148,4 @@ async function checkTablePrivileges(client: pg.Client, table: string, checks: Ch
         ? `GRANT SELECT, INSERT, UPDATE, DELETE ON ${table} TO <user>`
         : "GRANT CREATE ON SCHEMA <schema> TO <user>, or create the table with another user (migrateLockTable)",
     );
-}
-
-async function checkClock(client: pg.Client, checks: CheckList): Promise<void> {
-  const sentAt = Date.now();
-  const started = performance.now();
-  const serverMs = Number((await client.query("select extract(epoch from clock_timestamp()) * 1000 as ms")).rows[0]?.ms);
-  const roundTrip = performance.now() - started;
-  const offset = serverMs - (sentAt + roundTrip / 2);
-  const found = `server clock is ${formatOffset(offset)} this host's (±${(roundTrip / 2).toFixed(1)} ms); leases are judged on the server's clock alone`;
-  if (Math.abs(offset) > CLOCK_SKEW_WARN_MS)
-    checks.add("postgres.clock", "warn", found, "run NTP on the server and this host (timestamps in logs and lock views read wrong)");
-  else checks.ok("postgres.clock", found);
 }
