@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { mountBindfs } from "@distlock/test-servers";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkLockBackend } from "./check-lock-backend.js";
@@ -41,6 +42,16 @@ describe("doctor on SQLite", () => {
     const file = join(freshDir("/dev/shm"), "locks.sqlite");
     const report = await checkLockBackend(`sqlite:${file}`, { selfTest: false });
     expect(expectRow(report, "sqlite.filesystem", "ok").found).toContain("tmpfs mounted at /dev/shm: local; its content, locks included, is gone at reboot");
+  });
+
+  it("warns of a file on a real FUSE mount (bindfs), and still shows another process kept out there", async () => {
+    await using mount = await mountBindfs();
+    const file = join(mount.dir, "locks.sqlite");
+    const report = await checkLockBackend(`sqlite:${file}`);
+    const row = expectRow(report, "sqlite.filesystem", "warn", file);
+    expect(row.found).toBe(`fuse mounted at ${mount.dir}: file locks and shared memory are only as good as this filesystem's driver`);
+    expectRow(report, "self-test.other-process", "ok");
+    expect(report.summary).toMatchObject({ warn: 1, fail: 0 });
   });
 
   it("fails a directory that does not exist", async () => {

@@ -1,8 +1,8 @@
 /** The kinds of server this package can start. */
-export type ServerKind = "redis" | "etcd" | "postgres" | "mariadb" | "pgbouncer";
+export type ServerKind = "redis" | "etcd" | "postgres" | "mariadb" | "pgbouncer" | "bindfs";
 
 /** Every server kind, in the order the prepare script reports them. */
-export const SERVER_KINDS: readonly ServerKind[] = Object.freeze(["redis", "etcd", "postgres", "mariadb", "pgbouncer"]);
+export const SERVER_KINDS: readonly ServerKind[] = Object.freeze(["redis", "etcd", "postgres", "mariadb", "pgbouncer", "bindfs"]);
 
 /** One binary a kind needs: its canonical name and the other names it may be installed under. */
 export interface BinarySpec {
@@ -30,4 +30,6 @@ export const KIND_REQUIREMENTS: Readonly<Record<ServerKind, KindRequirements>> =
     debianPackages: ["mariadb-server"],
   },
   pgbouncer: { binaries: [binary("pgbouncer")], debianPackages: ["pgbouncer"] },
+  // A FUSE filesystem (a directory mirrored through bindfs), for tests of what runs on one.
+  bindfs: { binaries: [binary("bindfs"), binary("fusermount", "fusermount3")], debianPackages: ["bindfs"] },
 });
