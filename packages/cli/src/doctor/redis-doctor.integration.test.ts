@@ -81,6 +81,12 @@ describe("doctor on Redis", () => {
     expect(JSON.stringify(report)).not.toContain("doctor-secret-pw");
   });
 
+  it("fails a user whose ACL forbids pub/sub on the prefix's channels: waiters would only poll", async () => {
+    await sound.command("ACL", "SETUSER", "no-channels", "on", ">doctor-secret-pw", "~*", "resetchannels", "+@all");
+    const report = await checkLockBackend(`redis://no-channels:doctor-secret-pw@127.0.0.1:${sound.port}`, { selfTest: false });
+    expect(expectRow(report, "redis.permissions", "fail").found).toMatch(/^pub\/sub on \{distlock:…\}: NOPERM/);
+  });
+
   it("reports an unreachable server as unreachable, not as a failed check", async () => {
     const report = await checkLockBackend("redis://127.0.0.1:1");
     expect(report.reachable).toBe(false);
