@@ -1,5 +1,5 @@
-import { createLockProvider, type Lock, LockError, type LockProvider } from "@distlock/core";
-import { redactCredentials } from "@distlock/core/internal";
+import { createLockProvider, type Lock, type LockProvider } from "@distlock/core";
+import { describeError, isUnreachable } from "./doctor-errors.js";
 import type { ResolvedCheckOptions } from "./doctor-options.js";
 import type { CheckList } from "./doctor-report.js";
 import { tryKeyFromOtherProcess } from "./other-process-probe.js";
@@ -10,17 +10,6 @@ export type SelfTestOptions = ResolvedCheckOptions & { readonly otherProcess: bo
 
 /** How long the self-test waits for its own key (another doctor may be running its self-test). */
 const SELF_TEST_WAIT_MS = 10_000;
-
-/** Lock errors that mean the backend is not there, as opposed to a check that failed. */
-export function isUnreachable(error: unknown): boolean {
-  return LockError.is(error) && (error.code === "BACKEND_UNAVAILABLE" || error.code === "QUORUM_NOT_REACHED");
-}
-
-/** One line about an error, without credentials. */
-export function describeError(error: unknown): string {
-  const text = LockError.is(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
-  return redactCredentials(text);
-}
 
 /**
  * The live self-test, on the public API only: acquire and release, a second provider excluded, fencing tokens

@@ -1,8 +1,8 @@
 import type { LockUrl } from "@distlock/core/driver";
 import { Etcd3, type IStatusResponse } from "etcd3";
+import { describeError } from "../doctor-errors.js";
 import type { ResolvedCheckOptions } from "../doctor-options.js";
 import type { CheckList } from "../doctor-report.js";
-import { describeError } from "../self-test.js";
 
 const DEFAULT_CLIENT_PORT = 2379;
 /** Bounds every call the checks make. */

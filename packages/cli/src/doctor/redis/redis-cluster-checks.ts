@@ -1,6 +1,6 @@
 import type { LockUrl } from "@distlock/core/driver";
+import { describeError } from "../doctor-errors.js";
 import type { CheckList } from "../doctor-report.js";
-import { describeError } from "../self-test.js";
 import { checkRedisMaster } from "./redis-master-checks.js";
 import { connectRedisNode, parseInfo, redisAddress } from "./redis-node.js";
 import type { SlotRanges } from "./redis-permission-checks.js";

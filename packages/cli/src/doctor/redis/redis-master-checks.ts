@@ -1,6 +1,6 @@
 import type { LockUrl } from "@distlock/core/driver";
+import { describeError } from "../doctor-errors.js";
 import type { CheckList } from "../doctor-report.js";
-import { describeError } from "../self-test.js";
 import { connectRedisNode } from "./redis-node.js";
 import { checkRedisPermissions } from "./redis-permission-checks.js";
 import { checkRedisServer, type RedisServerCheckOptions } from "./redis-server-checks.js";

@@ -1,7 +1,7 @@
 import type { LockUrl } from "@distlock/core/driver";
 import type { Redis } from "ioredis";
+import { describeError } from "../doctor-errors.js";
 import type { CheckList } from "../doctor-report.js";
-import { describeError } from "../self-test.js";
 import { checkRedisMaster } from "./redis-master-checks.js";
 import { connectRedisNode, redisAddress } from "./redis-node.js";
 

@@ -1,11 +1,10 @@
+import { CLOCK_SKEW_WARN_MS, formatOffset } from "../clock-offset.js";
 import type { CheckList } from "../doctor-report.js";
 import type { SlotRanges } from "./redis-permission-checks.js";
 import type { RedisServerFacts } from "./redis-server-facts.js";
 
 /** The oldest Redis the scripts run on: `SET … KEEPTTL` (6.0); `TIME` inside a writing script needs 5.0. */
 const MIN_VERSION: readonly [number, number] = [6, 0];
-/** A server clock this far from the host's is worth a warning: logs, tokens made from server time and Redlock drift read wrong. */
-export const CLOCK_SKEW_WARN_MS = 1_000;
 
 /** The checks every Redis server that holds locks must pass: version, eviction, persistence, role, clock. */
 export function checkRedisServer(facts: RedisServerFacts, checks: CheckList, options: RedisServerCheckOptions = {}): void {
@@ -133,11 +132,6 @@ function checkMinReplicas({ info, name }: RedisServerFacts, checks: CheckList): 
       "set min-replicas-to-write 1 and min-replicas-max-lag 10 on the master",
       name,
     );
-}
-
-/** "12.3 ms ahead of" / "4.0 ms behind". */
-export function formatOffset(ms: number): string {
-  return `${Math.abs(ms).toFixed(1)} ms ${ms >= 0 ? "ahead of" : "behind"}`;
 }
 
 function formatBytes(bytes: number): string {

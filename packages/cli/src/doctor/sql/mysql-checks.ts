@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { LockUrl } from "@distlock/core/driver";
 import mysql from "mysql2/promise";
+import { describeError } from "../doctor-errors.js";
 import type { CheckList } from "../doctor-report.js";
-import { describeError } from "../self-test.js";
 import { checkMigrationState } from "./lock-table-migration-state.js";
 import { checkServerClock } from "./server-clock-check.js";
 

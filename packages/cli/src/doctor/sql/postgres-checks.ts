@@ -1,7 +1,7 @@
 import type { LockUrl } from "@distlock/core/driver";
 import pg from "pg";
+import { describeError } from "../doctor-errors.js";
 import type { CheckList } from "../doctor-report.js";
-import { describeError } from "../self-test.js";
 import { checkMigrationState, lockTableOf } from "./lock-table-migration-state.js";
 import { checkServerClock } from "./server-clock-check.js";
 

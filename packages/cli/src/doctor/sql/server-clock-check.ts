@@ -1,5 +1,5 @@
+import { CLOCK_SKEW_WARN_MS, formatOffset } from "../clock-offset.js";
 import type { CheckList } from "../doctor-report.js";
-import { CLOCK_SKEW_WARN_MS, formatOffset } from "../redis/redis-server-checks.js";
 
 /** The database clock against this host's: table-mode leases are judged on the database's clock alone, so only logs and views read a skew. */
 export async function checkServerClock(check: string, readServerMs: () => Promise<number>, checks: CheckList): Promise<void> {

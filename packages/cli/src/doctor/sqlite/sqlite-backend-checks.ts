@@ -3,8 +3,8 @@ import { access, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import type { LockUrl } from "@distlock/core/driver";
+import { describeError } from "../doctor-errors.js";
 import type { CheckList } from "../doctor-report.js";
-import { describeError } from "../self-test.js";
 import { mountOf } from "./mount-of.js";
 
 /** Filesystems whose file locks cannot be trusted between machines, and why. */
