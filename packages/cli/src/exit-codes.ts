@@ -1,8 +1,10 @@
 /** Exit codes of the `distlock` command (sysexits-style where one fits); a run's own code passes through. */
 export const ExitCode = {
   Ok: 0,
-  /** A lock error not listed below. */
+  /** A lock error not listed below; `doctor`: a check failed. */
   Failure: 1,
+  /** `doctor --strict`: no check failed, but one warned. */
+  Warning: 2,
   /** Bad command line or invalid argument. */
   Usage: 64,
   /** The backend could not be reached. */

@@ -7,6 +7,7 @@ import { RUN_HELP, runCommand } from "./commands/run-command.js";
 import { STATUS_HELP, statusCommand } from "./commands/status-command.js";
 import { TOP_HELP, topCommand } from "./commands/top-command.js";
 import { DEMO_HELP, demoCommand } from "./demo/demo-command.js";
+import { DOCTOR_HELP, doctorCommand } from "./doctor/doctor-command.js";
 import { describeFailure } from "./error-exit.js";
 import { printHelp } from "./output.js";
 
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, { run: (args: string[]) => Promise<number>; help:
   status: { run: statusCommand, help: STATUS_HELP },
   top: { run: topCommand, help: TOP_HELP },
   release: { run: releaseCommand, help: RELEASE_HELP },
+  doctor: { run: doctorCommand, help: DOCTOR_HELP },
   demo: { run: demoCommand, help: DEMO_HELP },
 };
 
@@ -27,6 +29,7 @@ Commands:
   status <key...>              show who holds keys
   top [prefix]                 live view of every lock held under a prefix (q quits)
   release --force <key>        free a key whoever holds it
+  doctor                       check that the backend is safe for locks (eviction, persistence, replicas, ...)
   demo                         elect a cron dispatcher among worker processes, kill it, watch fail-over
 
 Backend: --url URL, else DISTLOCK_URL, else the SQLite file distlock.sqlite in the working directory.

@@ -8,6 +8,7 @@ export type { EtcdClientTls } from "./etcd/etcd-certificates.js";
 export { EtcdCluster, startEtcdCluster } from "./etcd/etcd-cluster.js";
 export { DEFAULT_ETCD_OPTIONS, type EtcdOptions } from "./etcd/etcd-options.js";
 export { type EtcdMemberStatus, EtcdServer, startEtcd } from "./etcd/etcd-server.js";
+export { BindfsMount, mountBindfs } from "./fuse/bindfs-mount.js";
 export {
   DEFAULT_MARIADB_SERVER_OPTIONS,
   MARIADB_USER,

@@ -1,8 +1,18 @@
 /** The kinds of server this package can start. */
-export type ServerKind = "redis" | "etcd" | "postgres" | "mariadb" | "pgbouncer" | "nats" | "zookeeper" | "curator";
+export type ServerKind = "redis" | "etcd" | "postgres" | "mariadb" | "pgbouncer" | "nats" | "zookeeper" | "curator" | "bindfs";
 
 /** Every server kind, in the order the prepare script reports them. */
-export const SERVER_KINDS: readonly ServerKind[] = Object.freeze(["redis", "etcd", "postgres", "mariadb", "pgbouncer", "nats", "zookeeper", "curator"]);
+export const SERVER_KINDS: readonly ServerKind[] = Object.freeze([
+  "redis",
+  "etcd",
+  "postgres",
+  "mariadb",
+  "pgbouncer",
+  "nats",
+  "zookeeper",
+  "curator",
+  "bindfs",
+]);
 
 /** One binary a kind needs: its canonical name and the other names it may be installed under. */
 export interface BinarySpec {
@@ -45,4 +55,6 @@ export const KIND_REQUIREMENTS: Readonly<Record<ServerKind, KindRequirements>> =
     files: ["/usr/share/java/curator-recipes.jar", "/usr/share/java/curator-framework.jar", "/usr/share/java/curator-client.jar"],
     debianPackages: ["libcurator-recipes-java", "default-jdk-headless"],
   },
+  // A FUSE filesystem (a directory mirrored through bindfs), for tests of what runs on one.
+  bindfs: { binaries: [binary("bindfs"), binary("fusermount", "fusermount3")], debianPackages: ["bindfs"] },
 });

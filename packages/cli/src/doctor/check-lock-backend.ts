@@ -1,0 +1,64 @@
+import type { LockUrl } from "@distlock/core/driver";
+import { backendModulesFrom, loadBackendModules, resolveLockConfig } from "@distlock/core/internal";
+import { type CheckLockBackendOptions, type ResolvedCheckOptions, resolveCheckOptions } from "./doctor-options.js";
+import { CheckList, type DoctorReport, doctorReport } from "./doctor-report.js";
+import { checkEtcdBackend } from "./etcd/etcd-checks.js";
+import { checkRedisBackend } from "./redis/redis-backend-checks.js";
+import { checkRedlockBackend } from "./redlock/redlock-backend-checks.js";
+import { runSelfTest } from "./self-test.js";
+import { checkMysqlBackend } from "./sql/mysql-checks.js";
+import { checkPostgresBackend } from "./sql/postgres-checks.js";
+import { checkSqliteFile, checkSqliteJournal } from "./sqlite/sqlite-backend-checks.js";
+
+/** A backend's own checks; each resolves false when the backend could not be reached. */
+type CheckRun = (url: LockUrl, options: ResolvedCheckOptions, checks: CheckList) => Promise<boolean>;
+
+/** A backend's checks before the self-test, and after it (those read what it created, e.g. the SQLite file). */
+interface BackendChecks {
+  readonly before?: CheckRun;
+  readonly after?: CheckRun;
+  /** The self-test also tries the key from another process on this machine (file locks). */
+  readonly otherProcess?: boolean;
+}
+
+const BACKEND_CHECKS: Readonly<Record<string, BackendChecks>> = {
+  redis: { before: (url, _, checks) => checkRedisBackend(url, checks) },
+  redlock: { before: checkRedlockBackend },
+  etcd: { before: checkEtcdBackend },
+  mysql: { before: (url, options, checks) => checkMysqlBackend(url, options.ttlMs, checks) },
+  postgres: { before: (url, _, checks) => checkPostgresBackend(url, checks) },
+  sqlite: { before: (url, _, checks) => checkSqliteFile(url, checks), after: (url, _, checks) => checkSqliteJournal(url, checks), otherProcess: true },
+};
+
+/**
+ * Checks that a deployment is safe for locks: the backend's own settings (eviction, persistence, replicas, filesystem,
+ * ...), then a live self-test on a key of its own that leaves no hold behind. `url` falls back to `DISTLOCK_URL`, then
+ * the SQLite default, as `createLockProvider` does. Resolves with one row per check; never throws for what it finds
+ * (an unreachable backend is `reachable: false`), only for a malformed URL or options (`INVALID_CONFIG`,
+ * `INVALID_ARGUMENT`), before connecting.
+ */
+export async function checkLockBackend(url?: string, options?: CheckLockBackendOptions): Promise<DoctorReport> {
+  const settings = resolveCheckOptions(options);
+  await loadBackendModules(backendModulesFrom(process.env));
+  const config = resolveLockConfig(url);
+  const lockUrl = config.url as LockUrl;
+  const checks = new CheckList();
+  const own = BACKEND_CHECKS[config.backend];
+  if (own === undefined)
+    checks.add(
+      "backend",
+      config.backend === "memory" ? "warn" : "ok",
+      ownChecksMissing(config.backend),
+      config.backend === "memory" ? "use a backend with a server to lock across processes" : undefined,
+    );
+  let reachable = true;
+  if (own?.before !== undefined) reachable = await own.before(lockUrl, settings, checks);
+  if (reachable && settings.selfTest) reachable = await runSelfTest(url, { ...settings, otherProcess: own?.otherProcess ?? false }, checks);
+  if (reachable && own?.after !== undefined) reachable = await own.after(lockUrl, settings, checks);
+  return doctorReport(config.backend, lockUrl.redacted, reachable, checks.results);
+}
+
+function ownChecksMissing(backend: string): string {
+  if (backend === "memory") return "memory: locks exclude only within this process";
+  return `${backend}: no deployment checks for this backend yet; the live self-test below still runs`;
+}
