@@ -68,6 +68,7 @@ export default defineConfig({
       { ...sourceFirst, test: { name: "redlock", include: ["packages/redlock/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       { ...sourceFirst, test: { name: "etcd", include: ["packages/etcd/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       { ...sourceFirst, test: { name: "sql", include: ["packages/sql/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
+      { ...sourceFirst, test: { name: "dynamodb", include: ["packages/dynamodb/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       { ...sourceFirst, test: { name: "fence", include: ["packages/fence/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       {
         ...sourceFirst,
