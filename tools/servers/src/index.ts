@@ -1,10 +1,10 @@
 export { ensureServerBinaries, type ServerBinaries } from "./binaries/ensure-server-binaries.js";
 export { findBinary } from "./binaries/find-binary.js";
 export { SERVER_KINDS, type ServerKind } from "./binaries/server-kind.js";
+export { DEFAULT_DYNALITE_OPTIONS, type DynaliteOptions, DynaliteServer, startDynalite } from "./dynalite/dynalite-server.js";
 export { MissingBinaryError } from "./errors/missing-binary-error.js";
 export { ServerStartError } from "./errors/server-start-error.js";
 export { TestServerError } from "./errors/test-server-error.js";
-export { DEFAULT_DYNALITE_OPTIONS, DynaliteServer, type DynaliteOptions, startDynalite } from "./dynalite/dynalite-server.js";
 export type { EtcdClientTls } from "./etcd/etcd-certificates.js";
 export { EtcdCluster, startEtcdCluster } from "./etcd/etcd-cluster.js";
 export { DEFAULT_ETCD_OPTIONS, type EtcdOptions } from "./etcd/etcd-options.js";
@@ -34,8 +34,8 @@ export {
 export { ManagedServer, type ManagedServerConfig } from "./process/managed-server.js";
 export type { ServerProcess } from "./process/server-process.js";
 export { sweepStaleTempDirs } from "./process/temp-dir.js";
-export { type HttpJsonOptions, httpJson } from "./protocol/http-json.js";
 export { dynamodbCall } from "./protocol/dynamodb-call.js";
+export { type HttpJsonOptions, httpJson } from "./protocol/http-json.js";
 export { mariadbGreeting } from "./protocol/mariadb-greeting.js";
 export { type PostgresQueryOptions, type PostgresRows, postgresQuery } from "./protocol/postgres-query.js";
 export { type RedisReply, redisCommand } from "./protocol/redis-command.js";
