@@ -31,6 +31,16 @@ export class LockTable {
 
   /** Applies `write` if its condition holds: the item after it, or undefined (nothing changed) when it did not hold. */
   async write(key: string, write: LockWrite): Promise<LockItem | undefined> {
+    const attributes = await this.#update(key, write, "ALL_NEW");
+    return attributes === undefined ? undefined : lockItemFrom(attributes);
+  }
+
+  /** Applies `write` if its condition holds, reading nothing back: whether it did. */
+  async writeOnly(key: string, write: LockWrite): Promise<boolean> {
+    return (await this.#update(key, write, "NONE")) !== undefined;
+  }
+
+  async #update(key: string, write: LockWrite, returnValues: "ALL_NEW" | "NONE"): Promise<Record<string, AttributeValue> | undefined> {
     const command = new UpdateItemCommand({
       TableName: this.#options.table,
       Key: { [KEY_ATTRIBUTE]: { S: key } },
@@ -38,11 +48,11 @@ export class LockTable {
       ConditionExpression: write.condition,
       ExpressionAttributeNames: namesUsedIn(write.update, write.condition),
       ExpressionAttributeValues: { ...write.values },
-      ReturnValues: "ALL_NEW",
+      ReturnValues: returnValues,
     });
     try {
       const { Attributes: attributes } = await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }));
-      return lockItemFrom(attributes ?? {});
+      return attributes ?? {};
     } catch (error) {
       if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return undefined;
       throw error;
@@ -92,8 +102,15 @@ export class LockTable {
   }
 }
 
-/** The placeholders an expression uses: DynamoDB refuses a name it was given and does not use. */
+const namesByExpression = new Map<string, Readonly<Record<string, string>>>();
+
+/** The placeholders an expression uses (DynamoDB refuses a name it was given and does not use), worked out once per expression. */
 function namesUsedIn(...expressions: string[]): Record<string, string> {
   const text = expressions.join(" ");
-  return Object.fromEntries(Object.entries(LOCK_ATTRIBUTE_NAMES).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text)));
+  let names = namesByExpression.get(text);
+  if (names === undefined) {
+    names = Object.fromEntries(Object.entries(LOCK_ATTRIBUTE_NAMES).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text)));
+    namesByExpression.set(text, names);
+  }
+  return { ...names };
 }

@@ -17,7 +17,7 @@ export class HoldReleaser {
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
     // The common case, held once, is one write; a deeper hold is read to learn its count.
-    if ((await this.#table.write(key, lockWrites.releaseLast(ownerSecret))) !== undefined) return this.#freed(key);
+    if (await this.#table.writeOnly(key, lockWrites.releaseLast(ownerSecret))) return this.#freed(key);
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const hold = (await this.#table.read(key))?.hold;
       if (hold?.ownerSecret !== ownerSecret) return { held: false, holdCount: 0 };
@@ -33,7 +33,7 @@ export class HoldReleaser {
 
   /** Frees the key whoever holds it. */
   async forceRelease(key: string): Promise<boolean> {
-    const freed = (await this.#table.write(key, lockWrites.forceRelease())) !== undefined;
+    const freed = await this.#table.writeOnly(key, lockWrites.forceRelease());
     this.#observations.forget(key);
     return freed;
   }
