@@ -70,6 +70,7 @@ export default defineConfig({
       { ...sourceFirst, test: { name: "nats", include: ["packages/nats/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       { ...sourceFirst, test: { name: "zookeeper", include: ["packages/zookeeper/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       { ...sourceFirst, test: { name: "sql", include: ["packages/sql/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
+      { ...sourceFirst, test: { name: "dynamodb", include: ["packages/dynamodb/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       { ...sourceFirst, test: { name: "fence", include: ["packages/fence/src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       {
         ...sourceFirst,

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DISTINCT_KEYS_SCENARIOS } from "./distinct/distinct-keys-scenario-group.js";
+import { DYNAMODB_SCENARIOS } from "./dynamodb/dynamodb-scenario-group.js";
 import { ETCD_SCENARIOS } from "./etcd/etcd-scenario-group.js";
 import { FENCE_SCENARIOS } from "./fence/fence-scenario-group.js";
 import { benchScaleFrom, collectMachineInfo, runGroupsIsolated, runScenarioGroups, sweepPlots, writeBenchReport, writeGroupResults } from "./harness/index.js";
@@ -27,6 +28,7 @@ const GROUPS = {
   nats: NATS_SCENARIOS,
   fence: FENCE_SCENARIOS,
   observability: OBSERVABILITY_SCENARIOS,
+  dynamodb: DYNAMODB_SCENARIOS,
 };
 const REPORT_DIR = fileURLToPath(new URL("../../docs/benchmarks/", import.meta.url));
 

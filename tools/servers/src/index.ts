@@ -1,6 +1,7 @@
 export { ensureServerBinaries, type ServerBinaries } from "./binaries/ensure-server-binaries.js";
 export { findBinary } from "./binaries/find-binary.js";
 export { SERVER_KINDS, type ServerKind } from "./binaries/server-kind.js";
+export { DEFAULT_DYNALITE_OPTIONS, type DynaliteOptions, DynaliteServer, startDynalite } from "./dynalite/dynalite-server.js";
 export { MissingBinaryError } from "./errors/missing-binary-error.js";
 export { ServerStartError } from "./errors/server-start-error.js";
 export { TestServerError } from "./errors/test-server-error.js";
@@ -38,6 +39,7 @@ export { ManagedServer, type ManagedServerConfig } from "./process/managed-serve
 export type { ServerProcess } from "./process/server-process.js";
 export { sweepStaleTempDirs } from "./process/temp-dir.js";
 export { fourLetterWord } from "./protocol/four-letter-word.js";
+export { dynamodbCall } from "./protocol/dynamodb-call.js";
 export { type HttpJsonOptions, httpJson } from "./protocol/http-json.js";
 export { mariadbGreeting } from "./protocol/mariadb-greeting.js";
 export { type PostgresQueryOptions, type PostgresRows, postgresQuery } from "./protocol/postgres-query.js";

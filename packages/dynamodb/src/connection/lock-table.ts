@@ -1,0 +1,116 @@
+import { type AttributeValue, type DynamoDBClient, GetItemCommand, ScanCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
+import type { ResolvedDynamoDbLockOptions } from "../options/dynamodb-lock-provider-options.js";
+import { KEY_ATTRIBUTE, LOCK_ATTRIBUTE_NAMES, type LockItem, lockItemFrom } from "../table/lock-item.js";
+import type { LockWrite } from "../table/lock-writes.js";
+import { createDynamoDbClient } from "./create-dynamodb-client.js";
+import { missingTableError } from "./missing-table-error.js";
+
+/** Every attribute but the owner secret: what `list` reads. */
+const PUBLIC_ATTRIBUTES = "#key, #holder, #count, #lease, #version, #token";
+
+/** The lock table through one client: consistent reads, conditional writes, each call bounded by `commandTimeoutMs`. */
+export class LockTable {
+  readonly #options: ResolvedDynamoDbLockOptions;
+  readonly #client: DynamoDBClient;
+  readonly #ownsClient: boolean;
+  #closed = false;
+
+  /** Opens nothing: the SDK connects on the first call. */
+  constructor(options: ResolvedDynamoDbLockOptions) {
+    this.#options = options;
+    this.#ownsClient = options.client === undefined;
+    this.#client = options.client ?? createDynamoDbClient(options);
+  }
+
+  /** The item as it is now (a strongly consistent read), or undefined when the key was never used. */
+  async read(key: string): Promise<LockItem | undefined> {
+    const command = new GetItemCommand({ TableName: this.#options.table, Key: { [KEY_ATTRIBUTE]: { S: key } }, ConsistentRead: true });
+    const { Item: item } = await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }));
+    return item === undefined ? undefined : lockItemFrom(item);
+  }
+
+  /** Applies `write` if its condition holds: the item after it, or undefined (nothing changed) when it did not hold. */
+  async write(key: string, write: LockWrite): Promise<LockItem | undefined> {
+    const attributes = await this.#update(key, write, "ALL_NEW");
+    return attributes === undefined ? undefined : lockItemFrom(attributes);
+  }
+
+  /** Applies `write` if its condition holds, reading nothing back: whether it did. */
+  async writeOnly(key: string, write: LockWrite): Promise<boolean> {
+    return (await this.#update(key, write, "NONE")) !== undefined;
+  }
+
+  async #update(key: string, write: LockWrite, returnValues: "ALL_NEW" | "NONE"): Promise<Record<string, AttributeValue> | undefined> {
+    const command = new UpdateItemCommand({
+      TableName: this.#options.table,
+      Key: { [KEY_ATTRIBUTE]: { S: key } },
+      UpdateExpression: write.update,
+      ConditionExpression: write.condition,
+      ExpressionAttributeNames: namesUsedIn(write.update, write.condition),
+      ExpressionAttributeValues: { ...write.values },
+      ReturnValues: returnValues,
+    });
+    try {
+      const { Attributes: attributes } = await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }));
+      return attributes ?? {};
+    } catch (error) {
+      if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return undefined;
+      throw error;
+    }
+  }
+
+  /** Every held item whose key starts with `prefix`: a Scan of the whole table (DynamoDB has no prefix query on a partition key). */
+  async scanHeld(prefix: string): Promise<LockItem[]> {
+    const items: LockItem[] = [];
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const command = new ScanCommand({
+        TableName: this.#options.table,
+        ConsistentRead: true,
+        FilterExpression: "begins_with(#key, :prefix) AND attribute_exists(#owner)",
+        ProjectionExpression: PUBLIC_ATTRIBUTES,
+        ExpressionAttributeNames: namesUsedIn(PUBLIC_ATTRIBUTES, "#key #owner"),
+        ExpressionAttributeValues: { ":prefix": { S: prefix } },
+        ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+      });
+      const output = await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }));
+      for (const item of output.Items ?? []) items.push(lockItemFrom(item));
+      start = output.LastEvaluatedKey;
+    } while (start !== undefined);
+    return items;
+  }
+
+  /** Destroys the client it created (never one the caller passed in); idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#ownsClient) this.#client.destroy();
+  }
+
+  /** Runs one SDK call, aborted after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG naming it. */
+  async #bounded<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+    const { commandTimeoutMs, table, region } = this.#options;
+    const deadline = AbortSignal.timeout(commandTimeoutMs);
+    try {
+      return await call(deadline);
+    } catch (error) {
+      if ((error as { name?: unknown }).name === "ResourceNotFoundException") throw missingTableError(table, region, error);
+      // The SDK rejects an aborted call with an AbortError, which core would hand on as the caller's own abort.
+      if (deadline.aborted) throw new Error(`DynamoDB did not answer within ${commandTimeoutMs} ms`, { cause: error });
+      throw error;
+    }
+  }
+}
+
+const namesByExpression = new Map<string, Readonly<Record<string, string>>>();
+
+/** The placeholders an expression uses (DynamoDB refuses a name it was given and does not use), worked out once per expression. */
+function namesUsedIn(...expressions: string[]): Record<string, string> {
+  const text = expressions.join(" ");
+  let names = namesByExpression.get(text);
+  if (names === undefined) {
+    names = Object.fromEntries(Object.entries(LOCK_ATTRIBUTE_NAMES).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text)));
+    namesByExpression.set(text, names);
+  }
+  return { ...names };
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from "node:crypto";
+import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
+import { createDynamoDbLockTable, DynamoDbLockProvider } from "@distlock/dynamodb";
+import { afterAll, describe, expect, it } from "vitest";
+import { startDynaliteLockTable } from "../test/dynalite-lock-table.js";
+
+const { server, url } = await startDynaliteLockTable();
+afterAll(() => server.close());
+
+async function failure(promise: Promise<unknown>): Promise<LockError> {
+  const error = await promise.then(
+    () => undefined,
+    (rejected: unknown) => rejected,
+  );
+  expect(LockError.is(error), String(error)).toBe(true);
+  return error as LockError;
+}
+
+describe("dynamodb table", () => {
+  it("a missing table is INVALID_CONFIG naming it, and createDynamoDbLockTable creates it once", async () => {
+    const table = `missing-${randomUUID()}`;
+    const missing = new DynamoDbLockProvider({ url: server.url(table) });
+    const error = (await failure(missing.tryAcquire("k"))) as InvalidConfigError;
+    expect(error.code).toBe(LockErrorCode.InvalidConfig);
+    expect(error.field).toBe("url.path");
+    expect(error.message).toContain(table);
+    expect(await createDynamoDbLockTable({ url: server.url(table) })).toBe(true);
+    expect(await createDynamoDbLockTable({ url: server.url(table) })).toBe(false);
+    const lock = await missing.tryAcquire("k");
+    expect(lock?.fencingToken).toBe(1n);
+    await missing.close();
+  });
+
+  it("the fencing counter survives release and force-release, and a force-released holder learns it lost the key", async () => {
+    const [provider, admin] = [new DynamoDbLockProvider({ url }), new DynamoDbLockProvider({ url })];
+    const key = `counter-${randomUUID()}`;
+    const first = await provider.acquire(key);
+    await first.release();
+    const second = await provider.acquire(key);
+    expect(await admin.forceRelease(key)).toBe(true);
+    expect(await admin.forceRelease(key)).toBe(false);
+    expect((await failure(second.release())).code).toBe(LockErrorCode.LockLost);
+    const third = await admin.acquire(key);
+    expect([first.fencingToken, second.fencingToken, third.fencingToken]).toEqual([1n, 2n, 3n]);
+    await Promise.all([provider.close(), admin.close()]);
+  });
+
+  it("keys of two prefixes sharing one table do not meet", async () => {
+    const [a, b] = [new DynamoDbLockProvider({ url, prefix: "app-a:" }), new DynamoDbLockProvider({ url, prefix: "app-b:" })];
+    const key = `shared-${randomUUID()}`;
+    expect(await a.tryAcquire(key)).not.toBeNull();
+    expect(await b.tryAcquire(key)).not.toBeNull();
+    expect((await b.list(key)).map((state) => state.key)).toEqual([key]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("a server that stops answering fails each call with BACKEND_UNAVAILABLE after commandTimeoutMs", async () => {
+    const provider = new DynamoDbLockProvider({ url, commandTimeoutMs: 300 });
+    await provider.inspect("warm-up");
+    server.pause();
+    try {
+      const started = performance.now();
+      const error = await failure(provider.tryAcquire(`paused-${randomUUID()}`));
+      expect(error.code).toBe(LockErrorCode.BackendUnavailable);
+      expect(performance.now() - started).toBeLessThan(3_000);
+    } finally {
+      server.resume();
+    }
+    expect(await provider.inspect("warm-up")).toBeNull();
+    await provider.close();
+  });
+});

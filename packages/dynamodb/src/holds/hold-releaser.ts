@@ -1,0 +1,45 @@
+import type { LockTable } from "../connection/lock-table.js";
+import type { LeaseObservations } from "../leases/lease-observations.js";
+import { lockWrites } from "../table/lock-writes.js";
+
+/** Attempts within one release when the owner's hold count changes between its read and its write (another process re-entered). */
+const MAX_ROUNDS = 4;
+
+/** Owner-only release: one level of the hold per call, the key freed at 0 with its fencing counter kept. */
+export class HoldReleaser {
+  readonly #table: LockTable;
+  readonly #observations: LeaseObservations;
+
+  constructor(table: LockTable, observations: LeaseObservations) {
+    this.#table = table;
+    this.#observations = observations;
+  }
+
+  async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
+    // The common case, held once, is one write; a deeper hold is read to learn its count.
+    if (await this.#table.writeOnly(key, lockWrites.releaseLast(ownerSecret))) return this.#freed(key);
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const hold = (await this.#table.read(key))?.hold;
+      if (hold?.ownerSecret !== ownerSecret) return { held: false, holdCount: 0 };
+      const write = hold.holdCount <= 1 ? lockWrites.releaseLast(ownerSecret) : lockWrites.releaseOne(ownerSecret, hold.holdCount);
+      const after = await this.#table.write(key, write);
+      if (after === undefined) continue;
+      if (after.hold === undefined) return this.#freed(key);
+      this.#observations.see(key, after.recordVersion, after.hold.leaseMs);
+      return { held: true, holdCount: after.hold.holdCount };
+    }
+    throw new Error(`the hold count of "${key}" kept changing during release; try again`);
+  }
+
+  /** Frees the key whoever holds it. */
+  async forceRelease(key: string): Promise<boolean> {
+    const freed = await this.#table.writeOnly(key, lockWrites.forceRelease());
+    this.#observations.forget(key);
+    return freed;
+  }
+
+  #freed(key: string): { held: boolean; holdCount: number } {
+    this.#observations.forget(key);
+    return { held: true, holdCount: 0 };
+  }
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+
+/** One conditional UpdateItem on a lock item: it changes nothing unless `condition` holds. */
+export interface LockWrite {
+  readonly update: string;
+  readonly condition: string;
+  readonly values: Readonly<Record<string, AttributeValue>>;
+}
+
+/** What a write of a fresh hold stores. */
+export interface NewHold {
+  readonly ownerSecret: string;
+  readonly holder: string;
+  readonly leaseMs: number;
+}
+
+const text = (value: string): AttributeValue => ({ S: value });
+const number = (value: number): AttributeValue => ({ N: String(value) });
+
+/** Every write of a hold stores a fresh record version: a waiter that sees it unchanged for a lease knows nobody renewed. */
+const freshVersion = (): AttributeValue => text(randomUUID());
+
+const TAKE = "SET #owner = :owner, #holder = :holder, #count = :one, #lease = :lease, #version = :version, #token = if_not_exists(#token, :zero) + :one";
+const FREE = "REMOVE #owner, #holder, #count, #lease SET #version = :version";
+
+function take(hold: NewHold, condition: string, extra: Record<string, AttributeValue> = {}): LockWrite {
+  const values = {
+    ":owner": text(hold.ownerSecret),
+    ":holder": text(hold.holder),
+    ":one": number(1),
+    ":zero": number(0),
+    ":lease": number(hold.leaseMs),
+    ":version": freshVersion(),
+    ...extra,
+  };
+  return { update: TAKE, condition, values };
+}
+
+/** The conditional writes of a lock item, each one atomic on the server. */
+export const lockWrites = {
+  /** Takes a free key (no item yet, or one whose hold was released), drawing the next fencing token. */
+  takeFree: (hold: NewHold): LockWrite => take(hold, "attribute_not_exists(#owner)"),
+  /** Takes over a hold whose record version stayed `seenVersion` for a whole lease, drawing the next fencing token. */
+  takeOver: (hold: NewHold, seenVersion: string): LockWrite => take(hold, "#version = :seen", { ":seen": text(seenVersion) }),
+  /** One more level of the owner's hold, as it was read (`seenVersion`), with the lease at `leaseMs` from now. */
+  reenter: (ownerSecret: string, seenVersion: string, leaseMs: number): LockWrite => ({
+    update: "SET #count = #count + :one, #lease = :lease, #version = :version",
+    condition: "#owner = :owner AND #version = :seen",
+    values: { ":owner": text(ownerSecret), ":seen": text(seenVersion), ":one": number(1), ":lease": number(leaseMs), ":version": freshVersion() },
+  }),
+  /** Restarts the owner's lease at `leaseMs` from now, when that is no shorter than the lease it has. */
+  renew: (ownerSecret: string, leaseMs: number): LockWrite => ({
+    update: "SET #lease = :lease, #version = :version",
+    condition: "#owner = :owner AND #lease <= :lease",
+    values: { ":owner": text(ownerSecret), ":lease": number(leaseMs), ":version": freshVersion() },
+  }),
+  /** Restarts the owner's lease at the (longer) length it has. */
+  renewKeepingLease: (ownerSecret: string): LockWrite => ({
+    update: "SET #version = :version",
+    condition: "#owner = :owner",
+    values: { ":owner": text(ownerSecret), ":version": freshVersion() },
+  }),
+  /** Frees the key when the owner holds it once; the fencing counter stays in the item. */
+  releaseLast: (ownerSecret: string): LockWrite => ({
+    update: FREE,
+    condition: "#owner = :owner AND #count = :one",
+    values: { ":owner": text(ownerSecret), ":one": number(1), ":version": freshVersion() },
+  }),
+  /** Drops one level of the owner's hold when it holds the key `holdCount` (> 1) times. */
+  releaseOne: (ownerSecret: string, holdCount: number): LockWrite => ({
+    update: "SET #count = :less, #version = :version",
+    condition: "#owner = :owner AND #count = :count",
+    values: { ":owner": text(ownerSecret), ":count": number(holdCount), ":less": number(holdCount - 1), ":version": freshVersion() },
+  }),
+  /** Frees the key whoever holds it. */
+  forceRelease: (): LockWrite => ({ update: FREE, condition: "attribute_exists(#owner)", values: { ":version": freshVersion() } }),
+} as const;
