@@ -38,8 +38,8 @@ export {
 export { ManagedServer, type ManagedServerConfig } from "./process/managed-server.js";
 export type { ServerProcess } from "./process/server-process.js";
 export { sweepStaleTempDirs } from "./process/temp-dir.js";
-export { fourLetterWord } from "./protocol/four-letter-word.js";
 export { dynamodbCall } from "./protocol/dynamodb-call.js";
+export { fourLetterWord } from "./protocol/four-letter-word.js";
 export { type HttpJsonOptions, httpJson } from "./protocol/http-json.js";
 export { mariadbGreeting } from "./protocol/mariadb-greeting.js";
 export { type PostgresQueryOptions, type PostgresRows, postgresQuery } from "./protocol/postgres-query.js";
