@@ -6,13 +6,16 @@ import {
   type ManagedServer,
   type RedisSentinelSet,
   type RedisServer,
+  startDynalite,
   startEtcdCluster,
   startMariadb,
+  startNats,
   startPostgres,
   startRedis,
   startRedisCluster,
   startRedisGroup,
   startRedisSentinelSet,
+  startZooKeeper,
 } from "@distlock/test-servers";
 import type { FenceKind } from "../fence/fenced-resource.js";
 import type { FaultName } from "./fault-name.js";
@@ -31,6 +34,9 @@ export const BACKEND_NAMES = [
   "redis-sentinel-wait1",
   "redlock",
   "etcd",
+  "nats",
+  "zookeeper",
+  "dynamodb",
 ] as const;
 
 export type BackendName = (typeof BACKEND_NAMES)[number];
@@ -60,6 +66,11 @@ export interface BackendFixture extends AsyncDisposable {
    * persistence) must stay down longer than any lease they granted: Redlock's "delayed restart".
    */
   readonly restartDownMs: number;
+  /**
+   * The module that registers the backend's URL scheme, for a backend core does not know by itself (`DISTLOCK_BACKENDS`:
+   * this process's probe and its workers load it, as a user's processes would).
+   */
+  readonly backendModule?: string;
   /** An embedded database's file (SQLite): a process stopped inside a write there keeps its write lock (see `RowRun`). */
   readonly embeddedFile?: string;
   close(): Promise<void>;
@@ -83,6 +94,10 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   "redis-sentinel-wait1": ["master-failover"],
   redlock: [...PROCESS_FAULTS, "minority-loss", "majority-loss", "network-cut"],
   etcd: [...PROCESS_FAULTS, "leader-loss", "network-cut"],
+  nats: SERVER_FAULTS,
+  zookeeper: SERVER_FAULTS,
+  // dynalite keeps its tables in memory (a restart loses them all), and its endpoint is a URL parameter, not a host.
+  dynamodb: PROCESS_FAULTS,
 });
 
 /**
@@ -170,6 +185,13 @@ function startSqlBackend(
   });
 }
 
+/** Lets this process and the workers it starts from now on reach the backend that `module` registers (`DISTLOCK_BACKENDS`). */
+function useBackendModule(module: string): string {
+  const listed = (process.env.DISTLOCK_BACKENDS ?? "").split(",").filter((each) => each !== "");
+  if (!listed.includes(module)) process.env.DISTLOCK_BACKENDS = [...listed, module].join(",");
+  return module;
+}
+
 /** Starts the servers of one backend. */
 export async function startBackend(backend: BackendName): Promise<BackendFixture> {
   switch (backend) {
@@ -238,6 +260,30 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
       const etcd = await startEtcdCluster(3);
       const url = `${etcd.url}?requestTimeoutMs=1000&dialTimeoutMs=1000&sessionTtlMs=2000`;
       return fixture({ backend, url, ttlMs: 2_000, fence: "etcd", etcd, restartDownMs: 1_000, close: () => etcd.close() });
+    }
+    case "nats": {
+      const server = await startNats();
+      const backendModule = useBackendModule("@distlock/nats");
+      const url = `${server.url}/faults`;
+      return fixture({ backend, url, backendModule, ttlMs: 1_000, fence: "redis", restartable: [server], restartDownMs: 300, close: () => server.close() });
+    }
+    case "zookeeper": {
+      const server = await startZooKeeper();
+      const backendModule = useBackendModule("@distlock/zookeeper");
+      // The session timeout is the backend's shortest lease (its README): the holds' TTL.
+      const url = `${server.url}/faults?sessionTimeoutMs=2000`;
+      return fixture({ backend, url, backendModule, ttlMs: 2_000, fence: "redis", restartable: [server], restartDownMs: 300, close: () => server.close() });
+    }
+    case "dynamodb": {
+      const server = await startDynalite();
+      const backendModule = useBackendModule("@distlock/dynamodb");
+      const { createDynamoDbLockTable } = (await import("@distlock/dynamodb")) as typeof import("@distlock/dynamodb");
+      // dynalite checks no credentials, but the SDK's chain must find some.
+      process.env.AWS_ACCESS_KEY_ID ??= "distlock-faults";
+      process.env.AWS_SECRET_ACCESS_KEY ??= "distlock-faults";
+      const url = server.url("distlock-faults");
+      await createDynamoDbLockTable({ url });
+      return fixture({ backend, url, backendModule, ttlMs: 1_000, fence: "redis", restartDownMs: 0, close: () => server.close() });
     }
   }
 }
