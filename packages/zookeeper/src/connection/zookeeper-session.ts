@@ -122,6 +122,20 @@ export class ZooKeeperSession {
     });
   }
 
+  /**
+   * Runs `send`, which starts several calls, so that their requests leave in one write: node-zookeeper-client writes
+   * each request to its socket as it is queued, one system call and one TCP segment each.
+   */
+  batch<T>(send: () => T): T {
+    const socket = this.#socket();
+    socket?.cork();
+    try {
+      return send();
+    } finally {
+      socket?.uncork();
+    }
+  }
+
   /** The client, for the calls `call` starts. */
   get client(): Client {
     return this.#client;
@@ -227,7 +241,11 @@ export class ZooKeeperSession {
 
   /** node-zookeeper-client has no close timeout: a server that stopped answering would keep the socket open. */
   #destroySocket(): void {
-    const manager = (this.#client as unknown as { connectionManager?: { socket?: { destroy(): void } } }).connectionManager;
-    manager?.socket?.destroy();
+    this.#socket()?.destroy();
+  }
+
+  /** The client's current socket: node-zookeeper-client does not expose it. */
+  #socket(): { destroy(): void; cork(): void; uncork(): void } | undefined {
+    return (this.#client as unknown as { connectionManager?: { socket?: { destroy(): void; cork(): void; uncork(): void } } }).connectionManager?.socket;
   }
 }

@@ -29,8 +29,9 @@ export async function joinLine(session: ZooKeeperSession, lockPath: string, data
   const prefix = protectedPrefix(tag === undefined ? uuid : `${uuid}-${tag}`);
   for (let attempt = 1; ; attempt++) {
     const sentAt = performance.now();
-    const created = createEphemeralSequential(session, `${lockPath}/${prefix}`, data);
-    const read = childrenAndStat(session, lockPath).catch(() => undefined);
+    const [created, read] = session.batch(
+      () => [createEphemeralSequential(session, `${lockPath}/${prefix}`, data), childrenAndStat(session, lockPath).catch(() => undefined)] as const,
+    );
     try {
       const path = await created;
       return { name: path.slice(path.lastIndexOf("/") + 1), sentAt, read: await read };
