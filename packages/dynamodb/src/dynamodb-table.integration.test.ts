@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
 import { createDynamoDbLockTable, DynamoDbLockProvider } from "@distlock/dynamodb";
 import { afterAll, describe, expect, it } from "vitest";
@@ -52,6 +53,18 @@ describe("dynamodb table", () => {
     expect(await b.tryAcquire(key)).not.toBeNull();
     expect((await b.list(key)).map((state) => state.key)).toEqual([key]);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it("a client of the caller's is used for its endpoint and left open by close", async () => {
+    const client = new DynamoDBClient({ region: "us-east-1", endpoint: server.endpoint, maxAttempts: 1 });
+    const provider = new DynamoDbLockProvider({ url: "dynamodb://eu-west-1/distlock-locks", client });
+    const lock = await provider.acquire(`own-client-${randomUUID()}`);
+    await provider.close();
+    expect(lock.signal.aborted).toBe(true);
+    const again = new DynamoDbLockProvider({ url: "dynamodb://eu-west-1/distlock-locks", client });
+    expect(await again.inspect(lock.key)).toBeNull();
+    await again.close();
+    client.destroy();
   });
 
   it("a server that stops answering fails each call with BACKEND_UNAVAILABLE after commandTimeoutMs", async () => {

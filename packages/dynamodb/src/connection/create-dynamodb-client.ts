@@ -4,7 +4,8 @@ import type { ResolvedDynamoDbLockOptions } from "../options/dynamodb-lock-provi
 /**
  * A client for the URL's region and endpoint; credentials come from the SDK's default chain. The SDK does not retry
  * (`maxAttempts: 1`): a conditional write retried after its first try took effect would fail its condition and be
- * read as a refusal, so a failed call surfaces as BACKEND_UNAVAILABLE and core's own loops try again.
+ * read as a refusal. The driver itself retries throttling refusals, which DynamoDB never applied (`retryThrottled`);
+ * any other failed call surfaces as BACKEND_UNAVAILABLE.
  */
 export function createDynamoDbClient(options: Pick<ResolvedDynamoDbLockOptions, "region" | "endpoint">): DynamoDBClient {
   return new DynamoDBClient({ region: options.region, ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }), maxAttempts: 1 });

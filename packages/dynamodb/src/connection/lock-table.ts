@@ -4,6 +4,7 @@ import { KEY_ATTRIBUTE, LOCK_ATTRIBUTE_NAMES, type LockItem, lockItemFrom } from
 import type { LockWrite } from "../table/lock-writes.js";
 import { createDynamoDbClient } from "./create-dynamodb-client.js";
 import { missingTableError } from "./missing-table-error.js";
+import { retryThrottled } from "./retry-throttled.js";
 
 /** Every attribute but the owner secret: what `list` reads. */
 const PUBLIC_ATTRIBUTES = "#key, #holder, #count, #lease, #version, #token";
@@ -87,12 +88,12 @@ export class LockTable {
     if (this.#ownsClient) this.#client.destroy();
   }
 
-  /** Runs one SDK call, aborted after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG naming it. */
+  /** Runs one SDK call (again after throttling), aborted after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG naming it. */
   async #bounded<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     const { commandTimeoutMs, table, region } = this.#options;
     const deadline = AbortSignal.timeout(commandTimeoutMs);
     try {
-      return await call(deadline);
+      return await retryThrottled(() => call(deadline), deadline);
     } catch (error) {
       if ((error as { name?: unknown }).name === "ResourceNotFoundException") throw missingTableError(table, region, error);
       // The SDK rejects an aborted call with an AbortError, which core would hand on as the caller's own abort.

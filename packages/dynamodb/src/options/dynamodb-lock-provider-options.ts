@@ -11,7 +11,11 @@ export interface DynamoDbLockProviderOptions extends DriverLockProviderOptions {
   url: string | LockUrl;
   /** Endpoint of a DynamoDB-compatible server (dynalite, DynamoDB Local), e.g. `http://127.0.0.1:8000`; also the URL's `endpoint` parameter. Default: the region's AWS endpoint. */
   endpoint?: string;
-  /** A client of your own (its region, endpoint and credentials are used; the URL then names only the table). The provider never destroys it. */
+  /**
+   * A client of your own (its region, endpoint and credentials are used; the URL then names only the table). The
+   * provider never destroys it. Create it with `maxAttempts: 1`: an SDK retry of a conditional write whose first try
+   * took effect would be read as a refusal.
+   */
   client?: DynamoDBClient;
   /** Namespace of every key in the table, so that applications can share one table. @default "distlock:" */
   prefix?: string;

@@ -1,0 +1,33 @@
+/**
+ * DynamoDB's refusals that say a request was not applied, because of the table's or the account's capacity: a retry
+ * cannot apply a write twice, unlike a retry after a timeout or a 5xx, whose first try may have taken effect.
+ */
+const THROTTLED = new Set(["ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded"]);
+
+const FIRST_DELAY_MS = 25;
+const MAX_DELAY_MS = 1_000;
+
+/** Runs `call` again after a throttling refusal, with jittered backoff, until it answers otherwise or `signal` aborts. */
+export async function retryThrottled<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let delayMs = FIRST_DELAY_MS; ; delayMs = Math.min(delayMs * 2, MAX_DELAY_MS)) {
+    try {
+      return await call();
+    } catch (error) {
+      if (!THROTTLED.has((error as { name?: unknown }).name as string) || signal.aborted) throw error;
+      await sleepUnlessAborted(delayMs * (0.5 + Math.random()), signal);
+      if (signal.aborted) throw error;
+    }
+  }
+}
+
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
