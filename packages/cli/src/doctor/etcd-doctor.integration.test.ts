@@ -4,19 +4,21 @@ import { checkLockBackend } from "./check-lock-backend.js";
 import { expectAllOk, expectRow, rowsOf } from "./doctor.test-support.js";
 
 let cluster: EtcdCluster;
+let pair: EtcdCluster;
 let single: EtcdServer;
 let slowElections: EtcdServer;
 
 beforeAll(async () => {
-  [cluster, single, slowElections] = await Promise.all([
+  [cluster, pair, single, slowElections] = await Promise.all([
     startEtcdCluster(3),
+    startEtcdCluster(2),
     startEtcd(),
     // Minimum lease ≈ 1.5 election timeouts: 1.5 × 5 s rounds up to 8 s.
     startEtcd({ heartbeatIntervalMs: 100, electionTimeoutMs: 5_000 }),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([cluster?.close(), single?.close(), slowElections?.close()]);
+  await Promise.all([cluster?.close(), pair?.close(), single?.close(), slowElections?.close()]);
 });
 
 const urlOf = (server: EtcdServer) => `etcd://${server.host}:${server.port}`;
@@ -32,6 +34,17 @@ describe("doctor on etcd", () => {
 
   it("warns of a single member", async () => {
     expect(expectRow(await checkLockBackend(urlOf(single), { selfTest: false }), "etcd.members", "warn").found).toContain("one lost member stops every lock");
+  });
+
+  it("warns of an even member count", async () => {
+    expect(expectRow(await checkLockBackend(pair.url, { selfTest: false }), "etcd.members", "warn").found).toBe(
+      "2 voting members (quorum 2, survives 0 lost): an even count tolerates no more failures than one member fewer",
+    );
+  });
+
+  it("fails endpoints of two different clusters (each names another leader)", async () => {
+    const report = await checkLockBackend(`${urlOf(single)},${urlOf(slowElections).slice("etcd://".length)}`, { selfTest: false });
+    expect(expectRow(report, "etcd.leader", "fail").found).toContain("endpoints name different leaders");
   });
 
   it("warns when the cluster's minimum lease is longer than the lease in use", async () => {
