@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
 import type { ScriptCall } from "../connection/redis-calls.js";
 import type { CohortLines, LocalWaiter } from "../waiting/cohort-lines.js";
 import type { LineRefusal } from "../waiting/wait-in-server-line.js";
