@@ -93,10 +93,15 @@ export class LockLine {
             const sentAt = performance.now();
             const outcome = await takeHold(context, lockKey(key), request);
             if (outcome.acquired) {
-              await this.#leave(context, line, ownerSecret, place.live);
-              if (!wait.signal.aborted) return { ...outcome, grantedAt: sentAt };
-              await releaseHold(context, lockKey(key), ownerSecret);
-              throw wait.signal.reason;
+              try {
+                await this.#leave(context, line, ownerSecret, place.live);
+                wait.signal.throwIfAborted();
+              } catch (error) {
+                // Nothing is left behind: the hold goes (or lapses with its lease if the server cannot be reached).
+                await releaseHold(context, lockKey(key), ownerSecret).catch(() => undefined);
+                throw error;
+              }
+              return { ...outcome, grantedAt: sentAt };
             }
             wakeInMs = Math.min(wakeInMs, outcome.retryAfterMs);
           }
