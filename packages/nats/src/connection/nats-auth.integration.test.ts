@@ -6,7 +6,8 @@ import type { NatsLockProviderOptions } from "../options/nats-lock-provider-opti
 
 const withUser = await startNats({ args: ["--user", "alice", "--pass", "wonderland-7"] });
 const withToken = await startNats({ args: ["--auth", "t0ken-9f2"] });
-afterAll(() => Promise.all([withUser.close(), withToken.close()]));
+const withTls = await startNats({ tls: true });
+afterAll(() => Promise.all([withUser.close(), withToken.close(), withTls.close()]));
 
 const hostOf = (url: string) => url.slice("nats://".length);
 
@@ -54,5 +55,18 @@ describe("credentials", () => {
     const badToken = await refusal({ url: `${withToken.url}/auth`, token: "wrong-t0ken" });
     expect(LockError.is(badToken, LockErrorCode.BackendUnavailable), String(badToken)).toBe(true);
     expect(`${badToken.message} ${String((badToken as { cause?: unknown }).cause)}`).not.toContain("wrong-t0ken");
+  });
+});
+
+describe("TLS", () => {
+  it("connects to a server that requires TLS and client certificates with the tls files option", async () => {
+    const tls = withTls.clientTls as NonNullable<typeof withTls.clientTls>;
+    await takeAndRelease({ url: `${withTls.url}/auth`, tls: { caFile: tls.caFile, certFile: tls.certFile, keyFile: tls.keyFile } });
+  });
+
+  it("is refused by that server without a client certificate, as BACKEND_UNAVAILABLE", async () => {
+    const tls = withTls.clientTls as NonNullable<typeof withTls.clientTls>;
+    const error = await refusal({ url: `${withTls.url}/auth?tls=true`, tls: { caFile: tls.caFile } });
+    expect(LockError.is(error, LockErrorCode.BackendUnavailable), String(error)).toBe(true);
   });
 });

@@ -30,5 +30,5 @@ export const KIND_REQUIREMENTS: Readonly<Record<ServerKind, KindRequirements>> =
     debianPackages: ["mariadb-server"],
   },
   pgbouncer: { binaries: [binary("pgbouncer")], debianPackages: ["pgbouncer"] },
-  nats: { binaries: [binary("nats-server")], debianPackages: ["nats-server"] },
+  nats: { binaries: [binary("nats-server"), binary("openssl")], debianPackages: ["nats-server", "openssl"] },
 });
