@@ -19,7 +19,7 @@ export {
 } from "./mariadb/mariadb-server.js";
 export { NatsCluster, startNatsCluster } from "./nats/nats-cluster.js";
 export { DEFAULT_NATS_OPTIONS, type NatsOptions } from "./nats/nats-options.js";
-export { NatsServer, startNats } from "./nats/nats-server.js";
+export { type NatsClientTlsFiles, NatsServer, startNats } from "./nats/nats-server.js";
 export { startTcpProxy, TcpProxy } from "./net/tcp-proxy.js";
 export {
   DEFAULT_PGBOUNCER_OPTIONS,

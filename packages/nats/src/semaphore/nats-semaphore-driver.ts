@@ -12,6 +12,7 @@ import {
 import type { HoldContext } from "../holds/hold-context.js";
 import { semaphoreKey } from "../keys/lock-keys.js";
 import type { KeyWatches } from "../waiting/key-watches.js";
+import { RunningWaits } from "../waiting/running-waits.js";
 import { type LiveSemaphore, permitsInUse, soonestLapseMs } from "./live-semaphore.js";
 import type { PermitEntry, SemaphoreRecord } from "./semaphore-record.js";
 import { updateSemaphore } from "./update-semaphore.js";
@@ -28,8 +29,7 @@ type Step = { readonly granted: DriverGranted } | { readonly granted?: undefined
 export class NatsSemaphoreDriver implements SemaphoreDriver {
   readonly #context: () => Promise<HoldContext>;
   readonly #watches: KeyWatches;
-  /** Waits still running: each takes its place back once aborted, which the connection must outlive. */
-  readonly #waits = new Set<Promise<unknown>>();
+  readonly #waits = new RunningWaits();
 
   constructor(context: () => Promise<HoldContext>, watches: KeyWatches) {
     this.#context = context;
@@ -47,19 +47,12 @@ export class NatsSemaphoreDriver implements SemaphoreDriver {
   }
 
   acquire(request: DriverPermitRequest, wait: DriverWait): Promise<DriverGranted> {
-    const waiting = this.#wait(request, wait);
-    const settled = waiting.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#waits.add(settled);
-    void settled.then(() => this.#waits.delete(settled));
-    return waiting;
+    return this.#waits.track(this.#wait(request, wait));
   }
 
   /** Resolves once every wait has ended; the provider aborts them all before it closes the driver. */
-  async waitsEnded(): Promise<void> {
-    await Promise.all(this.#waits);
+  waitsEnded(): Promise<void> {
+    return this.#waits.ended();
   }
 
   async #wait(request: DriverPermitRequest, wait: DriverWait): Promise<DriverGranted> {

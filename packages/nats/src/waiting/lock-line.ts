@@ -7,6 +7,7 @@ import { lineKey, lockKey } from "../keys/lock-keys.js";
 import { type LiveSemaphore, liveSemaphoreOf, readLiveSemaphore, soonestLapseMs, soonestLapseOfMs } from "../semaphore/live-semaphore.js";
 import { updateSemaphore } from "../semaphore/update-semaphore.js";
 import type { KeyWatches } from "./key-watches.js";
+import { RunningWaits } from "./running-waits.js";
 
 /** Where a waiter stands after one look at the line: how many are ahead, and when to look again without a write to hear. */
 interface Place {
@@ -32,8 +33,7 @@ interface Place {
 export class LockLine {
   readonly #context: () => Promise<HoldContext>;
   readonly #watches: KeyWatches;
-  /** Waits still running: each takes its place back once aborted, which the connection must outlive. */
-  readonly #waits = new Set<Promise<unknown>>();
+  readonly #waits = new RunningWaits();
   /** How many waits of this process each key has. */
   readonly #waiting = new Map<string, number>();
 
@@ -61,19 +61,12 @@ export class LockLine {
   }
 
   acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
-    const waiting = this.#wait(request, wait);
-    const settled = waiting.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#waits.add(settled);
-    void settled.then(() => this.#waits.delete(settled));
-    return waiting;
+    return this.#waits.track(this.#wait(request, wait));
   }
 
   /** Resolves once every wait has ended; the provider aborts them all before it closes the driver. */
-  async waitsEnded(): Promise<void> {
-    await Promise.all(this.#waits);
+  waitsEnded(): Promise<void> {
+    return this.#waits.ended();
   }
 
   async #wait(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
@@ -100,10 +93,15 @@ export class LockLine {
             const sentAt = performance.now();
             const outcome = await takeHold(context, lockKey(key), request);
             if (outcome.acquired) {
-              await this.#leave(context, line, ownerSecret, place.live);
-              if (!wait.signal.aborted) return { ...outcome, grantedAt: sentAt };
-              await releaseHold(context, lockKey(key), ownerSecret);
-              throw wait.signal.reason;
+              try {
+                await this.#leave(context, line, ownerSecret, place.live);
+                wait.signal.throwIfAborted();
+              } catch (error) {
+                // Nothing is left behind: the hold goes (or lapses with its lease if the server cannot be reached).
+                await releaseHold(context, lockKey(key), ownerSecret).catch(() => undefined);
+                throw error;
+              }
+              return { ...outcome, grantedAt: sentAt };
             }
             wakeInMs = Math.min(wakeInMs, outcome.retryAfterMs);
           }

@@ -42,7 +42,6 @@ export const KIND_REQUIREMENTS: Readonly<Record<ServerKind, KindRequirements>> =
     debianPackages: ["mariadb-server"],
   },
   pgbouncer: { binaries: [binary("pgbouncer")], debianPackages: ["pgbouncer"] },
-  nats: { binaries: [binary("nats-server")], debianPackages: ["nats-server"] },
   // ZooKeeper runs from Debian's jar (its Class-Path manifest names the dependencies); slf4j-simple gives it a log.
   zookeeper: {
     binaries: [binary("java")],
@@ -57,4 +56,5 @@ export const KIND_REQUIREMENTS: Readonly<Record<ServerKind, KindRequirements>> =
   },
   // A FUSE filesystem (a directory mirrored through bindfs), for tests of what runs on one.
   bindfs: { binaries: [binary("bindfs"), binary("fusermount", "fusermount3")], debianPackages: ["bindfs"] },
+  nats: { binaries: [binary("nats-server"), binary("openssl")], debianPackages: ["nats-server", "openssl"] },
 });

@@ -43,7 +43,7 @@ export async function createEtcdCertificates(dir: string, openssl: string): Prom
       "-extfile", path(`${name}.ext`),
     ]);
   };
-  await sign("server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n");
+  await sign("server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth,clientAuth\n");
   await sign("client", "/CN=distlock test client", "extendedKeyUsage=clientAuth\n");
   const [ca, cert, key] = await Promise.all(["ca.crt", "client.crt", "client.key"].map((name) => readFile(path(name), "utf8")));
   return {

@@ -32,6 +32,7 @@ export class NatsCluster implements AsyncDisposable {
 /** Starts a `size`-server JetStream cluster and waits until every server reports healthy. */
 export async function startNatsCluster(size = 3, options: NatsOptions = {}): Promise<NatsCluster> {
   if (!Number.isInteger(size) || size < 1) throw new TestServerError(`startNatsCluster(size) needs a positive integer size; got ${size}.`);
+  if (options.tls === true) throw new TestServerError("startNatsCluster does not serve TLS; use startNats({ tls: true }) for a TLS server.");
   const settings = { ...DEFAULT_NATS_OPTIONS, ...options };
   const command = binaryPath(await ensureServerBinaries(["nats"]), "nats-server");
   return retryOnAddressInUse(async () => {

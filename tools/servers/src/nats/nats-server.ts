@@ -1,11 +1,19 @@
 import { join } from "node:path";
 import { binaryPath, ensureServerBinaries } from "../binaries/ensure-server-binaries.js";
+import { createEtcdCertificates, type EtcdCertificates } from "../etcd/etcd-certificates.js";
 import { ManagedServer } from "../process/managed-server.js";
 import { allocatePorts } from "../process/ports.js";
 import { retryOnAddressInUse, startOrClose } from "../process/settle.js";
 import { createTempDir } from "../process/temp-dir.js";
 import { httpJson } from "../protocol/http-json.js";
 import { DEFAULT_NATS_OPTIONS, type NatsOptions } from "./nats-options.js";
+
+/** Files a client needs for a server that serves TLS and requires client certificates. */
+export interface NatsClientTlsFiles {
+  readonly caFile: string;
+  readonly certFile: string;
+  readonly keyFile: string;
+}
 
 /** Everything needed to run one nats-server with JetStream. */
 export interface NatsServerConfig {
@@ -19,6 +27,8 @@ export interface NatsServerConfig {
   readonly settings: Readonly<Required<NatsOptions>>;
   /** For a cluster member: its cluster name, its route port and every member's route URL. */
   readonly cluster?: { readonly name: string; readonly routePort: number; readonly routes: readonly string[] };
+  /** Serve clients over TLS with these, requiring client certificates. */
+  readonly certificates?: EtcdCertificates;
 }
 
 /** One nats-server with JetStream on 127.0.0.1 (its store in the data dir), alone or as a cluster member. */
@@ -27,9 +37,11 @@ export class NatsServer extends ManagedServer {
   readonly monitorPort: number;
   /** `nats://127.0.0.1:<clientPort>` */
   readonly url: string;
+  /** What a client needs to connect when the server serves TLS (started with `tls: true`). */
+  readonly clientTls: NatsClientTlsFiles | undefined;
 
   constructor(config: NatsServerConfig) {
-    const { clientPort, monitorPort, dataDir, settings, cluster } = config;
+    const { clientPort, monitorPort, dataDir, settings, cluster, certificates } = config;
     super({
       name: `nats:${config.serverName}:${clientPort}`,
       port: clientPort,
@@ -46,6 +58,7 @@ export class NatsServer extends ManagedServer {
         "--jetstream",
         "--store_dir", join(dataDir, "jetstream"),
         ...(cluster === undefined ? [] : clusterArgs(cluster)),
+        ...(certificates === undefined ? [] : tlsArgs(certificates)),
         ...settings.args,
       ],
       stopSignal: "SIGTERM",
@@ -55,6 +68,8 @@ export class NatsServer extends ManagedServer {
     this.serverName = config.serverName;
     this.monitorPort = monitorPort;
     this.url = `nats://127.0.0.1:${clientPort}`;
+    this.clientTls =
+      certificates === undefined ? undefined : { caFile: certificates.caFile, certFile: join(dataDir, "client.crt"), keyFile: join(dataDir, "client.key") };
   }
 
   /** Ready when `/healthz` answers ok: JetStream is up and, in a cluster, this server knows the meta leader. */
@@ -73,13 +88,27 @@ function clusterArgs(cluster: NonNullable<NatsServerConfig["cluster"]>): string[
   ];
 }
 
+function tlsArgs(certificates: EtcdCertificates): string[] {
+  // biome-ignore format: flag/value pairs read better one pair per line
+  return [
+    "--tls",
+    "--tlscert", certificates.serverCertFile,
+    "--tlskey", certificates.serverKeyFile,
+    "--tlscacert", certificates.caFile,
+    "--tlsverify",
+  ];
+}
+
 /** Starts a single nats-server with JetStream on free ports in a fresh temp dir. */
 export async function startNats(options: NatsOptions = {}): Promise<NatsServer> {
   const settings = { ...DEFAULT_NATS_OPTIONS, ...options };
-  const command = binaryPath(await ensureServerBinaries(["nats"]), "nats-server");
+  const binaries = await ensureServerBinaries(["nats"]);
+  const command = binaryPath(binaries, "nats-server");
   return retryOnAddressInUse(async () => {
     const [clientPort, monitorPort] = (await allocatePorts(2)) as [number, number];
     const dataDir = await createTempDir("nats");
-    return startOrClose(new NatsServer({ serverName: "n0", clientPort, monitorPort, dataDir, command, settings }));
+    // The same throwaway CA, server and client certificates as a TLS etcd member's: client.crt/.key sit in the dir.
+    const certificates = settings.tls ? await createEtcdCertificates(dataDir, binaryPath(binaries, "openssl")) : undefined;
+    return startOrClose(new NatsServer({ serverName: "n0", clientPort, monitorPort, dataDir, command, settings, certificates }));
   });
 }
