@@ -22,7 +22,45 @@ export interface SemaphoreChange<T> {
  * the revision read (a delete once nobody holds or waits); reads again when another write came first. `first` is a view
  * the caller already has (a watch delivered it): it is used instead of the first read.
  */
-export async function updateSemaphore<T>(
+export function updateSemaphore<T>(
+  context: HoldContext,
+  bucketKey: string,
+  decide: (live: LiveSemaphore) => SemaphoreChange<T>,
+  first?: LiveSemaphore,
+): Promise<T> {
+  // This process's changes of one record take turns: they would only race each other for it.
+  const turns = turnsOf(context);
+  const previous = turns.get(bucketKey);
+  const change = previous === undefined ? raceForRecord(context, bucketKey, decide, first) : previous.then(() => raceForRecord(context, bucketKey, decide));
+  const settled: Promise<unknown> = change.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(bucketKey, settled);
+  void settled.then(() => {
+    if (turns.get(bucketKey) === settled) turns.delete(bucketKey);
+  });
+  return change;
+}
+
+/** Per provider context, the change of each semaphore record in flight here. */
+const changesInFlight = new WeakMap<HoldContext, Map<string, Promise<unknown>>>();
+
+function turnsOf(context: HoldContext): Map<string, Promise<unknown>> {
+  let turns = changesInFlight.get(context);
+  if (turns === undefined) {
+    turns = new Map();
+    changesInFlight.set(context, turns);
+  }
+  return turns;
+}
+
+/** After a lost race, waits a random while that grows with the races lost, so that racing processes spread out. */
+function backOff(racesLost: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 2 ** Math.min(racesLost, 6)));
+}
+
+async function raceForRecord<T>(
   context: HoldContext,
   bucketKey: string,
   decide: (live: LiveSemaphore) => SemaphoreChange<T>,
@@ -37,10 +75,11 @@ export async function updateSemaphore<T>(
     if (isIdle(next)) {
       if (!live.exists) return answer(live.revision);
       if ((await deleteIfAt(context, bucketKey, live.revision)) !== undefined) return answer(live.revision);
-      continue;
+    } else {
+      const written = await writeIfAt(context, bucketKey, semaphoreValue(next), live.revision);
+      if (written !== undefined) return answer(written);
     }
-    const written = await writeIfAt(context, bucketKey, semaphoreValue(next), live.revision);
-    if (written !== undefined) return answer(written);
+    await backOff(race);
   }
   throw new Error(`the semaphore ${bucketKey} kept changing under ${MAX_SEMAPHORE_RACES} writes in a row`);
 }

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  type EtcdCluster,
   type ManagedServer,
   type RedisSentinelSet,
   type RedisServer,
@@ -10,6 +9,7 @@ import {
   startEtcdCluster,
   startMariadb,
   startNats,
+  startNatsCluster,
   startPostgres,
   startRedis,
   startRedisCluster,
@@ -35,6 +35,7 @@ export const BACKEND_NAMES = [
   "redlock",
   "etcd",
   "nats",
+  "nats-cluster",
   "zookeeper",
   "dynamodb",
 ] as const;
@@ -53,7 +54,8 @@ export interface BackendFixture extends AsyncDisposable {
   readonly restartable?: readonly ManagedServer[];
   /** The independent masters of Redlock. */
   readonly nodes?: readonly RedisServer[];
-  readonly etcd?: EtcdCluster;
+  /** What `leader-loss` kills and starts again: the server that leads now (etcd's leader, the NATS bucket's stream leader). */
+  readonly leader?: () => Promise<ManagedServer>;
   /** The master, replica and Sentinels behind a `redis+sentinel://` URL, and the replica acknowledgements workers wait for. */
   readonly sentinel?: { readonly servers: RedisSentinelSet; readonly waitForReplicas: number };
   /**
@@ -95,6 +97,7 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   redlock: [...PROCESS_FAULTS, "minority-loss", "majority-loss", "network-cut"],
   etcd: [...PROCESS_FAULTS, "leader-loss", "network-cut"],
   nats: SERVER_FAULTS,
+  "nats-cluster": [...PROCESS_FAULTS, "leader-loss"],
   zookeeper: SERVER_FAULTS,
   // dynalite keeps its tables in memory (a restart loses them all), and its endpoint is a URL parameter, not a host.
   dynamodb: PROCESS_FAULTS,
@@ -259,13 +262,25 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
     case "etcd": {
       const etcd = await startEtcdCluster(3);
       const url = `${etcd.url}?requestTimeoutMs=1000&dialTimeoutMs=1000&sessionTtlMs=2000`;
-      return fixture({ backend, url, ttlMs: 2_000, fence: "etcd", etcd, restartDownMs: 1_000, close: () => etcd.close() });
+      const leader = () => etcd.leader();
+      return fixture({ backend, url, ttlMs: 2_000, fence: "etcd", leader, restartDownMs: 1_000, close: () => etcd.close() });
     }
     case "nats": {
       const server = await startNats();
       const backendModule = useBackendModule("@distlock/nats");
       const url = `${server.url}/faults`;
       return fixture({ backend, url, backendModule, ttlMs: 1_000, fence: "redis", restartable: [server], restartDownMs: 300, close: () => server.close() });
+    }
+    case "nats-cluster": {
+      const cluster = await startNatsCluster(3);
+      const backendModule = useBackendModule("@distlock/nats");
+      const url = `${cluster.url}/faults?replicas=3`;
+      const leader = async () => {
+        const found = await cluster.streamLeader("KV_faults");
+        if (found === undefined) throw new Error("no server of the NATS cluster names a leader of the bucket's stream");
+        return found;
+      };
+      return fixture({ backend, url, backendModule, ttlMs: 1_000, fence: "redis", leader, restartDownMs: 1_000, close: () => cluster.close() });
     }
     case "zookeeper": {
       const server = await startZooKeeper();

@@ -114,10 +114,10 @@ function redlockLoss(fault: FaultName, count: number, outage: boolean): FaultInj
   };
 }
 
-/** SIGKILL the etcd leader; the other two members elect a new one; the old leader rejoins later. */
+/** SIGKILL the leader (etcd's, or the NATS stream's); the others elect a new one; the old leader rejoins later. */
 const leaderLoss: FaultInjector = async (run) => {
-  const etcd = required(run.fixture.etcd, `${run.fixture.backend} is not an etcd cluster`);
-  const leader = await etcd.leader();
+  const leaderOf = required(run.fixture.leader, `${run.fixture.backend} has no leader to kill`);
+  const leader = await leaderOf();
   const scope = { outage: false, scope: EVERYONE };
   markFault(run, "leader-loss", "fault", scope);
   await leader.kill();
