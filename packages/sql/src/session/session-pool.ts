@@ -1,3 +1,4 @@
+import { LockError } from "@distlock/core";
 import { type LockSession, openedSession } from "./lock-session.js";
 import type { SessionConnection, SessionDialect } from "./session-connection.js";
 import { idleLimitFor, leastBusy } from "./session-idle-limit.js";
@@ -69,7 +70,8 @@ export class SessionPool {
     try {
       return await attempt(session);
     } catch (error) {
-      if (!session.connection.lost.aborted || signal?.aborted === true || this.#closed) throw error;
+      // A refusal (e.g. statements that reached another server session through a pooler) is an answer, not a loss.
+      if (!session.connection.lost.aborted || LockError.is(error) || signal?.aborted === true || this.#closed) throw error;
       return attempt(await pick());
     }
   }
