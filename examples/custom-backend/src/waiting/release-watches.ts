@@ -1,7 +1,6 @@
-import type { ReleaseWatch } from "@distlock/core/driver";
+import { LatchedReleaseWatch, type ReleaseWatch } from "@distlock/core/driver";
 import type { LockdConnection } from "../connection/lockd-connection.js";
 import type { LockdRequest } from "../protocol/lockd-protocol.js";
-import { LatchedReleaseWatch } from "./latched-release-watch.js";
 
 /** The watches of one key, and the subscription they share. */
 interface KeyWatches {

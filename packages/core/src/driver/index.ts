@@ -18,5 +18,6 @@ export { PermitsMismatchError } from "../errors/permits-mismatch-error.js";
 export { DriverLockProvider, type DriverLockProviderOptions } from "../provider/driver-lock-provider.js";
 export type { LockCapabilities, LockState, SemaphoreState } from "../types.js";
 export type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait } from "./driver-attempt.js";
+export { LatchedReleaseWatch } from "./latched-release-watch.js";
 export type { LockDriver, ReleaseWatch } from "./lock-driver.js";
 export type { DriverPermitRequest, SemaphoreDriver } from "./semaphore-driver.js";

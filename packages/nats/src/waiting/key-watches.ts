@@ -1,7 +1,6 @@
-import type { ReleaseWatch } from "@distlock/core/driver";
+import { LatchedReleaseWatch, type ReleaseWatch } from "@distlock/core/driver";
 import { type KvEntry, KvWatchInclude } from "@nats-io/kv";
 import type { NatsBucketConnection } from "../connection/nats-bucket-connection.js";
-import { LatchedReleaseWatch } from "./latched-release-watch.js";
 
 /**
  * How long a key's watch outlives its last waiter: a process that waits for a key again soon (a worker that loops on

@@ -1,8 +1,10 @@
-import type { ReleaseWatch } from "@distlock/core/driver";
+import type { ReleaseWatch } from "./lock-driver.js";
 
 /**
- * One waiter's release notifications of one key. A notification that comes while nobody waits is kept (latched) for the
- * next `next()`, so a release between a refused attempt and the wait is never missed.
+ * A `ReleaseWatch` for one waiter of one key, for a backend whose store notifies it of changes: call `notify()` on each
+ * (or when one may have gone unheard, e.g. after a reconnect). A notification that comes while nobody waits is kept
+ * (latched) for the next `next()`, so a release between a refused attempt and the wait is never missed. `unsubscribe`
+ * runs once, at `close()`.
  */
 export class LatchedReleaseWatch implements ReleaseWatch {
   readonly #unsubscribe: () => void;
@@ -14,7 +16,7 @@ export class LatchedReleaseWatch implements ReleaseWatch {
     this.#unsubscribe = unsubscribe;
   }
 
-  /** The key was released, or a release may have gone unheard (the connection dropped): the waiter tries again. */
+  /** The key was written or deleted, or a notification may have gone unheard: the waiter tries again. */
   notify(): void {
     if (this.#wake === undefined) this.#heard = true;
     else this.#wake();
