@@ -1,4 +1,4 @@
-import { LockError, LockErrorCode, type LockProvider } from "@distlock/core";
+import { type InvalidConfigError, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { monotonicNow } from "@distlock/core/internal";
 import { expect } from "vitest";
 
@@ -22,6 +22,17 @@ export function invalidField(call: () => unknown): string {
     throw error;
   }
   throw new Error("expected INVALID_ARGUMENT");
+}
+
+/** The `InvalidConfigError` that `run` throws synchronously (a backend's options or URL refused); fails the test if it throws none. */
+export function invalidConfigOf(run: () => unknown): InvalidConfigError {
+  try {
+    run();
+  } catch (error) {
+    expect(LockError.is(error, LockErrorCode.InvalidConfig), String(error)).toBe(true);
+    return error as InvalidConfigError;
+  }
+  throw new Error("expected an InvalidConfigError");
 }
 
 /** Resolves when `signal` aborts (at once if it already has). */

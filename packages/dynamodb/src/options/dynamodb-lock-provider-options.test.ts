@@ -1,4 +1,5 @@
-import { createLockProvider, type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
+import { invalidConfigOf } from "@distlock/conformance";
+import { createLockProvider, type InvalidConfigError } from "@distlock/core";
 import { registerLockBackend } from "@distlock/core/driver";
 import { describe, expect, it } from "vitest";
 import { createLockProviderFromConfig } from "../create-lock-provider-from-config.js";
@@ -8,16 +9,6 @@ import { DEFAULT_DYNAMODB_LOCK_OPTIONS } from "./dynamodb-lock-provider-options.
 import { resolveDynamoDbLockOptions } from "./resolve-dynamodb-lock-options.js";
 
 const URL = "dynamodb://eu-west-1/locks";
-
-function configError(run: () => unknown): InvalidConfigError {
-  try {
-    run();
-  } catch (error) {
-    expect(LockError.is(error, LockErrorCode.InvalidConfig), String(error)).toBe(true);
-    return error as InvalidConfigError;
-  }
-  throw new Error("expected an InvalidConfigError");
-}
 
 describe("dynamodb provider options", () => {
   it("takes region and table from the URL, and the defaults for the rest", () => {
@@ -49,7 +40,7 @@ describe("dynamodb provider options", () => {
     ["a zero command timeout", { url: URL, commandTimeoutMs: 0 }, "options.commandTimeoutMs"],
     ["an unknown option", { url: URL, table: "locks" }, "options.table"],
   ])("rejects %s, naming the field, before connecting", (_, options, field) => {
-    const error = configError(() => new DynamoDbLockProvider(options as never));
+    const error = invalidConfigOf(() => new DynamoDbLockProvider(options as never));
     expect(error.field).toBe(field);
     expect(error.message).not.toContain("s3cr3t");
   });

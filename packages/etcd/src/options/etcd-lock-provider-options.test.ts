@@ -1,20 +1,10 @@
-import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
+import { invalidConfigOf } from "@distlock/conformance";
 import { resolveLockConfig } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { createLockProviderFromConfig } from "../create-lock-provider-from-config.js";
 import { EtcdLockProvider } from "../etcd-lock-provider.js";
 import { DEFAULT_ETCD_LOCK_OPTIONS } from "./etcd-lock-provider-options.js";
 import { resolveEtcdLockOptions } from "./resolve-etcd-lock-options.js";
-
-function configError(run: () => unknown): InvalidConfigError {
-  try {
-    run();
-  } catch (error) {
-    expect(LockError.is(error, LockErrorCode.InvalidConfig), String(error)).toBe(true);
-    return error as InvalidConfigError;
-  }
-  throw new Error("expected an InvalidConfigError");
-}
 
 describe("etcd provider options", () => {
   it("defaults to a local etcd, the distlock prefix and a 30 s session", () => {
@@ -36,7 +26,7 @@ describe("etcd provider options", () => {
     ["a TLS key without a certificate", { tls: { key: "pem" } }, "options.tls.cert"],
     ["a client that is not an etcd3 client", { client: {} }, "options.client"],
   ])("rejects %s, naming the field, before connecting", (_, options, field) => {
-    expect(configError(() => new EtcdLockProvider(options as never)).field).toBe(field);
+    expect(invalidConfigOf(() => new EtcdLockProvider(options as never)).field).toBe(field);
   });
 
   it("advertises etcd's whole-second lease granularity, its minimum TTL, FIFO waiting and revision fencing", async () => {
@@ -70,7 +60,7 @@ describe("etcd:// and etcds:// URLs", () => {
     ["a negative parameter", "etcd://127.0.0.1:2379?requestTimeoutMs=-1", "url.requestTimeoutMs"],
     ["a prefix with a trailing slash", "etcd://127.0.0.1:2379/locks/", "url.path"],
   ])("rejects %s, naming the field", (_, url, field) => {
-    expect(configError(() => createLockProviderFromConfig(resolveLockConfig(url))).field).toBe(field);
+    expect(invalidConfigOf(() => createLockProviderFromConfig(resolveLockConfig(url))).field).toBe(field);
   });
 
   it("takes hosts, prefix, credentials and durations from the URL, and an option over what the URL says", () => {
@@ -87,13 +77,13 @@ describe("etcd:// and etcds:// URLs", () => {
 
   it("names an option of createLockProvider's config object config.<name>, and a URL parameter url.<name>", () => {
     const build = (config: Parameters<typeof resolveLockConfig>[0]) => () => createLockProviderFromConfig(resolveLockConfig(config));
-    expect(configError(build({ url: "etcd://127.0.0.1:2379", prefix: "a/" })).field).toBe("config.prefix");
-    expect(configError(build({ url: "etcd://127.0.0.1:2379?sessionTtlMs=1000", minTtlMs: 2000 })).field).toBe("url.sessionTtlMs");
-    expect(configError(build("redis://127.0.0.1:6379")).field).toBe("url.scheme");
+    expect(invalidConfigOf(build({ url: "etcd://127.0.0.1:2379", prefix: "a/" })).field).toBe("config.prefix");
+    expect(invalidConfigOf(build({ url: "etcd://127.0.0.1:2379?sessionTtlMs=1000", minTtlMs: 2000 })).field).toBe("url.sessionTtlMs");
+    expect(invalidConfigOf(build("redis://127.0.0.1:6379")).field).toBe("url.scheme");
   });
 
   it("never echoes the password in a config error", () => {
-    const error = configError(() => createLockProviderFromConfig(resolveLockConfig("etcd://app:hunter2@127.0.0.1:2379?bogus=1")));
+    const error = invalidConfigOf(() => createLockProviderFromConfig(resolveLockConfig("etcd://app:hunter2@127.0.0.1:2379?bogus=1")));
     expect(error.message).not.toContain("hunter2");
   });
 });

@@ -1,4 +1,4 @@
-import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
+import { invalidConfigOf } from "@distlock/conformance";
 import { describe, expect, it } from "vitest";
 import { NatsLockProvider } from "../nats-lock-provider.js";
 import { DEFAULT_NATS_LOCK_OPTIONS, type NatsLockProviderOptions } from "./nats-lock-provider-options.js";
@@ -6,16 +6,6 @@ import { resolveNatsLockOptions } from "./resolve-nats-lock-options.js";
 
 // Nothing listens here; no test in this file connects (a constructor must not).
 const URL = "nats://127.0.0.1:1";
-
-function configError(run: () => unknown): InvalidConfigError {
-  try {
-    run();
-  } catch (error) {
-    expect(LockError.is(error, LockErrorCode.InvalidConfig), String(error)).toBe(true);
-    return error as InvalidConfigError;
-  }
-  throw new Error("expected an InvalidConfigError");
-}
 
 describe("nats provider options", () => {
   it("takes the servers, the bucket and the user from the URL, and the defaults for the rest", () => {
@@ -50,13 +40,13 @@ describe("nats provider options", () => {
     ["an unknown TLS option", { url: URL, tls: { ca: "pem" } }, "options.tls.ca"],
     ["an unreadable tls parameter", { url: `${URL}?tls=maybe` }, "url.tls"],
   ])("rejects %s, naming the field, before connecting", (_, options, field) => {
-    expect(configError(() => new NatsLockProvider(options as NatsLockProviderOptions)).field).toBe(field);
+    expect(invalidConfigOf(() => new NatsLockProvider(options as NatsLockProviderOptions)).field).toBe(field);
   });
 
   it("never puts a password or a token in a message", () => {
-    const byUrl = configError(() => new NatsLockProvider({ url: "nats://alice:hunter2@h1:4222/a.b" }));
+    const byUrl = invalidConfigOf(() => new NatsLockProvider({ url: "nats://alice:hunter2@h1:4222/a.b" }));
     expect(`${byUrl.message} ${JSON.stringify(byUrl)}`).not.toContain("hunter2");
-    const byToken = configError(() => new NatsLockProvider({ url: URL, token: "tok-secret", user: "u" }));
+    const byToken = invalidConfigOf(() => new NatsLockProvider({ url: URL, token: "tok-secret", user: "u" }));
     expect(`${byToken.message} ${JSON.stringify(byToken)}`).not.toContain("tok-secret");
   });
 });
