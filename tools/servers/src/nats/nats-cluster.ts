@@ -1,16 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { binaryPath, ensureServerBinaries } from "../binaries/ensure-server-binaries.js";
 import { TestServerError } from "../errors/test-server-error.js";
-import { httpJson } from "../protocol/http-json.js";
 import { allocatePorts } from "../process/ports.js";
 import { retryOnAddressInUse, settleAll, startTogether } from "../process/settle.js";
 import { createTempDir } from "../process/temp-dir.js";
+import { httpJson } from "../protocol/http-json.js";
 import { DEFAULT_NATS_OPTIONS, type NatsOptions } from "./nats-options.js";
 import { NatsServer } from "./nats-server.js";
 
 /** What `/jsz?accounts=true&streams=true` reports of the streams, as far as `streamLeader` reads it. */
 interface JetStreamReport {
-  readonly account_details?: ReadonlyArray<{ readonly stream_detail?: ReadonlyArray<{ readonly name?: string; readonly cluster?: { readonly leader?: string } }> }>;
+  readonly account_details?: ReadonlyArray<{
+    readonly stream_detail?: ReadonlyArray<{ readonly name?: string; readonly cluster?: { readonly leader?: string } }>;
+  }>;
 }
 
 /** A JetStream cluster of nats-servers on 127.0.0.1, each routing to all the others. */
@@ -30,12 +32,10 @@ export class NatsCluster implements AsyncDisposable {
    */
   async streamLeader(stream: string): Promise<NatsServer | undefined> {
     for (const server of this.servers) {
-      const report = (await httpJson(`http://127.0.0.1:${server.monitorPort}/jsz?accounts=true&streams=true`, { timeoutMs: 1_000 }).catch(
-        () => undefined,
-      )) as JetStreamReport | undefined;
-      const leader = report?.account_details
-        ?.flatMap((account) => account.stream_detail ?? [])
-        .find((detail) => detail.name === stream)?.cluster?.leader;
+      const report = (await httpJson(`http://127.0.0.1:${server.monitorPort}/jsz?accounts=true&streams=true`, { timeoutMs: 1_000 }).catch(() => undefined)) as
+        | JetStreamReport
+        | undefined;
+      const leader = report?.account_details?.flatMap((account) => account.stream_detail ?? []).find((detail) => detail.name === stream)?.cluster?.leader;
       const found = this.servers.find((each) => each.serverName === leader);
       if (found !== undefined) return found;
     }
