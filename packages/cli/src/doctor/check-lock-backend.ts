@@ -1,5 +1,6 @@
-import type { LockUrl } from "@distlock/core/driver";
-import { backendModulesFrom, loadBackendModules, resolveLockConfig } from "@distlock/core/internal";
+import type { LockUrl, ResolvedLockConfig } from "@distlock/core/driver";
+import { backendModulesFrom, deploymentChecksOf, loadBackendModules, resolveLockConfig } from "@distlock/core/internal";
+import { describeError } from "./doctor-errors.js";
 import { type CheckLockBackendOptions, type ResolvedCheckOptions, resolveCheckOptions } from "./doctor-options.js";
 import { CheckList, type DoctorReport, doctorReport } from "./doctor-report.js";
 import { checkEtcdBackend } from "./etcd/etcd-checks.js";
@@ -43,7 +44,7 @@ export async function checkLockBackend(url?: string, options?: CheckLockBackendO
   const config = resolveLockConfig(url);
   const lockUrl = config.url as LockUrl;
   const checks = new CheckList();
-  const own = BACKEND_CHECKS[config.backend];
+  const own = BACKEND_CHECKS[config.backend] ?? pluggedChecks(config);
   if (own === undefined)
     checks.add(
       "backend",
@@ -56,6 +57,25 @@ export async function checkLockBackend(url?: string, options?: CheckLockBackendO
   if (reachable && settings.selfTest) reachable = await runSelfTest(url, { ...settings, otherProcess: own?.otherProcess ?? false }, checks);
   if (reachable && own?.after !== undefined) reachable = await own.after(lockUrl, settings, checks);
   return doctorReport(config.backend, lockUrl.redacted, reachable, checks.results);
+}
+
+/**
+ * The checks a backend brought itself (`BackendModule.checkDeployment`, one registered from outside this CLI): its rows
+ * as it reports them; checks that fail to run are one `fail` row, and the self-test still runs.
+ */
+function pluggedChecks(config: ResolvedLockConfig): BackendChecks | undefined {
+  const checkDeployment = deploymentChecksOf(config.backend);
+  if (checkDeployment === undefined) return undefined;
+  return {
+    before: async (_url, _options, checks) => {
+      try {
+        for (const row of await checkDeployment(config)) checks.add(row.check, row.status, row.found, row.change, row.target);
+      } catch (error) {
+        checks.add(`${config.backend}.checks`, "fail", `the backend's own checks failed to run: ${describeError(error)}`, "see the backend's documentation");
+      }
+      return true;
+    },
+  };
 }
 
 function ownChecksMissing(backend: string): string {

@@ -42,7 +42,11 @@ async function register(target: string, specifier: string, field: string): Promi
   if (typeof backend !== "object" || backend === null || typeof backend.name !== "string") {
     throw new InvalidConfigError(field, `${specifier} does not export lockBackend ({ name, schemes }), so it cannot be registered by name`);
   }
-  registerLockBackend(backend.name, module.createLockProviderFromConfig, { schemes: backend.schemes ?? [] });
+  const checks = module.checkDeployment;
+  registerLockBackend(backend.name, module.createLockProviderFromConfig, {
+    schemes: backend.schemes ?? [],
+    ...(checks === undefined ? {} : { checkDeployment: checks }),
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import { LockError } from "../errors/lock-error.js";
 import { MemoryLockProvider } from "../memory/memory-lock-provider.js";
 import type { LockProvider } from "../types.js";
 import { loadBackendModules } from "./backend-modules.js";
-import { registerLockBackend } from "./backend-registry.js";
+import { deploymentChecksOf, registerLockBackend } from "./backend-registry.js";
 import type { ResolvedLockConfig } from "./config-types.js";
 import { createLockProvider } from "./create-lock-provider.js";
 import { parseLockUrl } from "./lock-url.js";
@@ -92,6 +92,16 @@ describe("registerLockBackend", () => {
     expect(configError(() => registerLockBackend("bad-scheme", () => new MemoryLockProvider(), { schemes: ["no spaces"] })).field).toBe("schemes");
     expect(configError(() => registerLockBackend("twice", () => new MemoryLockProvider(), { schemes: ["twice-probe", "twice-probe"] })).field).toBe("schemes");
     expect(configError(() => parseLockUrl("twice-probe://h")).field).toBe("url.scheme");
+    expect(configError(() => registerLockBackend("bad-checks", () => new MemoryLockProvider(), { checkDeployment: "yes" as never })).field).toBe(
+      "checkDeployment",
+    );
+  });
+
+  it("keeps the deployment checks a backend registers with, for distlock doctor", async () => {
+    const checkDeployment = async () => [{ check: "checks-probe.replicas", status: "ok" as const, found: "3 replicas" }];
+    registerLockBackend("checks-probe", () => new MemoryLockProvider(), { checkDeployment });
+    expect(deploymentChecksOf("checks-probe")).toBe(checkDeployment);
+    expect(deploymentChecksOf("memory")).toBeUndefined();
   });
 
   it("names every registered scheme when a URL's is unknown", () => {

@@ -7,6 +7,8 @@ interface Registration {
   /** The factory, or the specifier of a module to import it from on first use. */
   factory: LockProviderFactory | string;
   schemes: readonly LockUrlScheme[];
+  /** The backend's own deployment checks, if it has any (`BackendModule.checkDeployment`). */
+  checkDeployment?: BackendModule["checkDeployment"];
 }
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -20,13 +22,15 @@ const schemeOwners = new Map<string, { backend: string; scheme: LockUrlScheme }>
  * `createLockProvider({ backend: name })`, `DISTLOCK_URL`, the CLI and the inversify module reach it. `factory` is the
  * provider factory, or a module specifier whose `createLockProviderFromConfig` is imported on first use.
  *
+ * `checkDeployment`: the backend's own checks for `distlock doctor` (`BackendModule.checkDeployment`).
+ *
  * Registering a name again replaces its factory, and its schemes when `schemes` is given. A scheme another backend
  * owns is refused with an `InvalidConfigError` naming it, and so is a malformed name or scheme.
  */
 export function registerLockBackend(
   name: string,
   factory: BackendModule["createLockProviderFromConfig"] | string,
-  options: { readonly schemes?: readonly (string | LockUrlScheme)[] } = {},
+  options: { readonly schemes?: readonly (string | LockUrlScheme)[]; readonly checkDeployment?: BackendModule["checkDeployment"] } = {},
 ): void {
   if (typeof name !== "string" || !NAME.test(name)) throw new InvalidConfigError("backend", "must be a lower-case name such as nats or my-store");
   if (typeof factory !== "function" && (typeof factory !== "string" || factory === ""))
@@ -41,7 +45,14 @@ export function registerLockBackend(
   }
   for (const old of backends.get(name)?.schemes ?? []) schemeOwners.delete(old.scheme);
   for (const scheme of schemes) schemeOwners.set(scheme.scheme, { backend: name, scheme });
-  backends.set(name, { factory, schemes });
+  if (options.checkDeployment !== undefined && typeof options.checkDeployment !== "function")
+    throw new InvalidConfigError("checkDeployment", "must be a function");
+  backends.set(name, { factory, schemes, ...(options.checkDeployment === undefined ? {} : { checkDeployment: options.checkDeployment }) });
+}
+
+/** The deployment checks `backend` was registered with (`registerLockBackend`'s `checkDeployment`, a loaded module's export). */
+export function deploymentChecksOf(backend: string): BackendModule["checkDeployment"] | undefined {
+  return backends.get(backend)?.checkDeployment;
 }
 
 /** The backend that owns `scheme` (lower case, without ":"), and how its URLs read. */

@@ -61,6 +61,26 @@ export interface LockUrlScheme {
 export interface BackendModule {
   /** Builds the provider; errors about the config's options name `config.<option>`. */
   createLockProviderFromConfig(config: ResolvedLockConfig): LockProvider | Promise<LockProvider>;
+  /**
+   * Optional: the backend's own deployment checks, which `distlock doctor` and `checkLockBackend` (`@distlock/cli`) run
+   * before their live self-test: what the store's settings say about lock safety (replicas, timeouts, eviction, ...).
+   * Resolves with one row per check and rejects for nothing it finds (an unreachable server is a `fail` row).
+   */
+  checkDeployment?(config: ResolvedLockConfig): Promise<readonly DeploymentCheck[]>;
   /** The name and URL schemes to register the module under when it is loaded from `DISTLOCK_BACKENDS`. */
   lockBackend?: { readonly name: string; readonly schemes?: readonly (string | LockUrlScheme)[] };
+}
+
+/** One row of a backend's deployment checks (`BackendModule.checkDeployment`). Never carries a credential or an owner secret. */
+export interface DeploymentCheck {
+  /** Stable id, prefixed with the backend's name, e.g. "nats.replicas". */
+  readonly check: string;
+  /** `fail` can lose a lock, `warn` weakens a guarantee or hides a risk, `ok` is as it should be. */
+  readonly status: "ok" | "warn" | "fail";
+  /** What the check found: numbers and settings. */
+  readonly found: string;
+  /** What to change (for `warn` and `fail`). */
+  readonly change?: string;
+  /** The server or file the check looked at, when there are several or it helps. */
+  readonly target?: string;
 }

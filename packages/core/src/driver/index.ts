@@ -6,7 +6,7 @@
  */
 export { registerLockBackend } from "../config/backend-registry.js";
 export { type BackendSetting, backendSettings } from "../config/backend-setting.js";
-export type { BackendModule, LockUrl, LockUrlScheme, ResolvedLockConfig } from "../config/config-types.js";
+export type { BackendModule, DeploymentCheck, LockUrl, LockUrlScheme, ResolvedLockConfig } from "../config/config-types.js";
 export {
   type BackendOptionsSpec,
   providerOptionsFromConfig,

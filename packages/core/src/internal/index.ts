@@ -3,7 +3,7 @@
  * anything here may change in any release. A backend written outside this repository uses `@distlock/core/driver`.
  */
 export { absoluteModuleSpecifier, backendModulesFrom, loadBackendModules } from "../config/backend-modules.js";
-export { resolveBackendFactory } from "../config/backend-registry.js";
+export { deploymentChecksOf, resolveBackendFactory } from "../config/backend-registry.js";
 export type { LockProviderFactory } from "../config/config-types.js";
 export { resolveLockConfig } from "../config/lock-config.js";
 export { parseLockUrl } from "../config/lock-url.js";
