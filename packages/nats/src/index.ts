@@ -1,3 +1,4 @@
+export { checkNatsDeployment as checkDeployment } from "./connection/check-nats-deployment.js";
 export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
 export { lockBackend } from "./lock-backend.js";
 export { NatsLockDriver } from "./nats-lock-driver.js";
