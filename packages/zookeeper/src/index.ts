@@ -1,3 +1,4 @@
+export { checkZooKeeperDeployment as checkDeployment } from "./connection/check-zookeeper-deployment.js";
 export { createLockProviderFromConfig } from "./create-lock-provider-from-config.js";
 export { lockBackend } from "./lock-backend.js";
 export {
