@@ -10,6 +10,8 @@ export interface HttpJsonOptions {
   readonly body?: unknown;
   /** @default 2000 */
   readonly timeoutMs?: number;
+  /** More request headers; a `content-type` here replaces `application/json` for the body. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** For `https://` URLs: the CA to trust, and a client certificate and key to present. */
   readonly tls?: { readonly ca: string; readonly cert?: string; readonly key?: string };
 }
@@ -26,7 +28,7 @@ export function httpJson(url: string, options: HttpJsonOptions = {}): Promise<un
         ...options.tls,
         method: options.method ?? "GET",
         agent: false,
-        headers: body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: { ...(body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(body) }), ...options.headers },
       },
       (res) => {
         const chunks: Buffer[] = [];
