@@ -25,13 +25,35 @@ interface Sighting {
  */
 export class LeaseObservations {
   readonly #sightings = new Map<string, Sighting>();
+  /** The ids seen as entries of one record (a semaphore's grants and places, a line's places), by the record's key. */
+  readonly #groups = new Map<string, Set<string>>();
 
-  /** Records that `version` is the latest of what `id` names (a bucket key, a semaphore's grant), and returns the moment it was first seen. */
-  seen(id: string, version: number | string, now = performance.now()): number {
+  /**
+   * Records that `version` is the latest of what `id` names (a bucket key, a semaphore's grant), and returns the moment
+   * it was first seen. `group` names the record the entry belongs to, for `keepOnly`.
+   */
+  seen(id: string, version: number | string, now = performance.now(), group?: string): number {
+    if (group !== undefined) {
+      const ids = this.#groups.get(group) ?? new Set<string>();
+      ids.add(id);
+      this.#groups.set(group, ids);
+    }
     const sighting = this.#sightings.get(id);
     if (sighting?.version === version) return sighting.firstSeenAt;
     this.#sightings.set(id, { version, firstSeenAt: now });
     return now;
+  }
+
+  /** Forgets every entry of `group` but `ids`: entries that left the record (released, withdrawn) are never seen again. */
+  keepOnly(group: string, ids: ReadonlySet<string>): void {
+    const seen = this.#groups.get(group);
+    if (seen === undefined) return;
+    for (const id of seen) {
+      if (ids.has(id)) continue;
+      seen.delete(id);
+      this.#sightings.delete(id);
+    }
+    if (seen.size === 0) this.#groups.delete(group);
   }
 
   /** Forgets `id`: it is free, or gone. */

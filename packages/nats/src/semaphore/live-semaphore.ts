@@ -32,21 +32,25 @@ export function liveSemaphoreOf(context: HoldContext, bucketKey: string, entry: 
   const stored = semaphoreOf(entry);
   const expiresInMs = new Map<string, number>();
   const leaseLeftMs = new Map<string, number>();
-  if (stored === undefined) return { revision, exists: false, record: undefined, expiresInMs, leaseLeftMs };
+  const kept = new Set<string>();
+  if (stored === undefined) {
+    context.observations.keepOnly(bucketKey, kept);
+    return { revision, exists: false, record: undefined, expiresInMs, leaseLeftMs };
+  }
   const now = performance.now();
   const live = (permit: PermitEntry): boolean => {
     const id = `${bucketKey}#${permit.secret}`;
-    const firstSeenAt = context.observations.seen(id, permit.version, now);
+    const firstSeenAt = context.observations.seen(id, permit.version, now, bucketKey);
+    // A lapsed entry's sighting is kept while the record still holds it, so that it stays lapsed at the next read.
+    kept.add(id);
     const left = LeaseObservations.remainingMs(permit.leaseMs, firstSeenAt, now);
-    if (left === 0) {
-      context.observations.forget(id);
-      return false;
-    }
+    if (left === 0) return false;
     expiresInMs.set(permit.secret, left);
     leaseLeftMs.set(permit.secret, Math.max(1, Math.min(permit.leaseMs, Math.ceil(permit.leaseMs - (now - firstSeenAt)))));
     return true;
   };
   const record = { permits: stored.permits, grants: stored.grants.filter(live), line: stored.line.filter(live) };
+  context.observations.keepOnly(bucketKey, kept);
   return { revision, exists: entry?.operation === "PUT", record, expiresInMs, leaseLeftMs };
 }
 
