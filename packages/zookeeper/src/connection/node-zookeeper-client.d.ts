@@ -41,6 +41,12 @@ declare module "node-zookeeper-client" {
     getChildren(path: string, callback: (error: ZooKeeperException | null, children: string[], stat: Stat) => void): void;
     getChildren(path: string, watcher: Watcher, callback: (error: ZooKeeperException | null, children: string[], stat: Stat) => void): void;
     mkdirp(path: string, callback: (error: ZooKeeperException | null, path: string) => void): void;
+    transaction(): Transaction;
+  }
+
+  export interface Transaction {
+    check(path: string, version: number): Transaction;
+    commit(callback: (error: ZooKeeperException | null, results: unknown[]) => void): void;
   }
 
   export interface ClientOptions {

@@ -14,6 +14,24 @@ export interface NodeRead {
   readonly stat: Stat;
 }
 
+/**
+ * Brings the session's server up to date with every write committed before this call: a server answers reads from
+ * what it has applied, which can lag what another session's server already showed its client. The client has no
+ * `sync`, so this sends the cheapest write, a transaction that only checks that `/` exists (any version): its server
+ * answers only once it has applied every earlier commit.
+ */
+export function catchUp(session: ZooKeeperSession): Promise<void> {
+  return session.call<void>(
+    "catchUp",
+    (callback) =>
+      session.client
+        .transaction()
+        .check("/", -1)
+        .commit((error) => callback(error, undefined)),
+    READ,
+  );
+}
+
 /** The children's names, or none when the parent does not exist. */
 export async function childrenOf(session: ZooKeeperSession, path: string): Promise<string[]> {
   try {

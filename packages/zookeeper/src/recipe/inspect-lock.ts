@@ -1,18 +1,25 @@
 import type { LockState } from "@distlock/core/driver";
 import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
-import { childrenOf, deleteNode } from "../connection/zk-calls.js";
+import { catchUp, childrenOf, deleteNode } from "../connection/zk-calls.js";
+import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { foreignHolder, zxidOf } from "./hold-record.js";
 import type { LockContext } from "./lock-context.js";
 import { decodeSegment, lockPath, locksRoot } from "./lock-paths.js";
 import { readHolder } from "./read-holder.js";
 
 /**
- * The key's holder as the server shows it. A Curator holder counts once (Curator keeps its count in the JVM) and has
+ * The key's holder as the server shows it, after every change committed before the call (another session's release
+ * or grant included). A Curator holder counts once (Curator keeps its count in the JVM) and has
  * no lease: it holds until it releases or its session ends, shown as an infinite `ttlRemainingMs`. A distlock holder's
  * lease is exact where this driver keeps it, else the lease its last writer asked for (an upper bound).
  */
 export async function inspectLock(context: LockContext, key: string): Promise<LockState | null> {
   const session = await context.sessions.session();
+  await catchUp(session);
+  return holderState(context, session, key);
+}
+
+async function holderState(context: LockContext, session: ZooKeeperSession, key: string): Promise<LockState | null> {
   const holder = await readHolder(session, lockPath(context.chroot, key));
   if (holder === undefined) return null;
   const { record, waiters } = holder;
@@ -28,13 +35,14 @@ export async function inspectLock(context: LockContext, key: string): Promise<Lo
 /** The held keys under `prefix`: every lock path under the root whose key starts with it, read in key order until `limit` are held. */
 export async function listLocks(context: LockContext, prefix: string, limit: number): Promise<LockState[]> {
   const session = await context.sessions.session();
+  await catchUp(session);
   const keys = (await childrenOf(session, locksRoot(context.chroot)))
     .flatMap((segment) => decodeSegment(segment) ?? [])
     .filter((key) => key.startsWith(prefix))
     .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   const states: LockState[] = [];
   for (let start = 0; start < keys.length && states.length < limit; start += limit) {
-    const batch = await Promise.all(keys.slice(start, start + limit).map((key) => inspectLock(context, key)));
+    const batch = await Promise.all(keys.slice(start, start + limit).map((key) => holderState(context, session, key)));
     for (const state of batch) if (state !== null) states.push(state);
   }
   return states;

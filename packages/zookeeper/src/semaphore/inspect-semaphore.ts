@@ -1,16 +1,17 @@
 import type { PermitHolderState } from "@distlock/core";
 import type { SemaphoreState } from "@distlock/core/driver";
-import { childrenOf, readNode } from "../connection/zk-calls.js";
+import { catchUp, childrenOf, readNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { decodeHoldRecord, foreignHolder, zxidOf } from "../recipe/hold-record.js";
 import type { PermitGrants } from "./permit-grants.js";
 import { decodePermits, leaseWeight, type SemaphorePaths, waitersIn } from "./semaphore-paths.js";
 
 /**
- * The semaphore as the server shows it: its leases grouped by owner (a Curator lease is a holder of its own, with no
+ * The semaphore as the server shows it, after every change committed before the call: its leases grouped by owner (a Curator lease is a holder of its own, with no
  * lease end), the permit count distlock opened it with (the leases in use where none is written), and the mutex line.
  */
 export async function inspectSemaphore(session: ZooKeeperSession, paths: SemaphorePaths, name: string, grants: PermitGrants): Promise<SemaphoreState | null> {
+  await catchUp(session);
   const [root, leases, line] = await Promise.all([readNode(session, paths.root), childrenOf(session, paths.leases), childrenOf(session, paths.locks)]);
   const reads = await Promise.all(
     leases.map((lease) =>
