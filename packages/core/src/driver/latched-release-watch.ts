@@ -22,6 +22,7 @@ export class LatchedReleaseWatch implements ReleaseWatch {
     else this.#wake();
   }
 
+  /** Resolves at once if notified since the last call, else on the next `notify()`, after `timeoutMs`, on abort or on `close()`. */
   next(timeoutMs: number, signal: AbortSignal): Promise<void> {
     if (this.#heard || this.#closed || signal.aborted) {
       this.#heard = false;
@@ -40,6 +41,7 @@ export class LatchedReleaseWatch implements ReleaseWatch {
     });
   }
 
+  /** Wakes a waiting `next()` and unsubscribes, once; later calls do nothing. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
