@@ -1,7 +1,7 @@
 import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
 import type { ScriptCall } from "../connection/redis-calls.js";
 import type { CohortLines, LocalWaiter } from "../waiting/cohort-lines.js";
-import type { LineRefusal } from "../waiting/wait-in-server-line.js";
+import { type LineRefusal, lineRefusal } from "../waiting/wait-in-server-line.js";
 
 /**
  * What the acquire script answers: a fresh grant's token, a refusal's remaining lease, a queued refusal's {0, holder's
@@ -31,10 +31,7 @@ export const FREED = Object.freeze({ held: true, holdCount: 0 });
 export function attemptResult(reply: AcquireReply, request: DriverAcquireRequest, fallbackRetryMs: number): DriverGranted | LineRefusal {
   if (typeof reply === "number") return { acquired: false, retryAfterMs: reply >= 0 ? reply : fallbackRetryMs };
   if (typeof reply === "string") return { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs: request.ttlMs };
-  if (reply[0] === 0) {
-    const [, token, left] = reply;
-    return { acquired: false, retryAfterMs: left >= 0 ? left : fallbackRetryMs, ...(token === "" ? {} : { tokensUpTo: BigInt(token) }) };
-  }
+  if (reply[0] === 0) return lineRefusal(reply[2] >= 0 ? reply[2] : fallbackRetryMs, reply[1]);
   return { acquired: true, fencingToken: BigInt(reply[1]), holdCount: Number(reply[2]), ttlMs: Number(reply[3]) };
 }
 

@@ -6,7 +6,7 @@ import type { RedisCalls } from "../connection/redis-calls.js";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { renewInBatches } from "../scripts/renew-in-batches.js";
 import { CohortLines } from "../waiting/cohort-lines.js";
-import { type LineRefusal, type ServerLineAccess, waitInServerLine } from "../waiting/wait-in-server-line.js";
+import { type LineRefusal, lineRefusal, type ServerLineAccess, waitInServerLine } from "../waiting/wait-in-server-line.js";
 import type { CohortGrant, PassTarget } from "./permit-cohort.js";
 import { PermitCohorts } from "./permit-cohorts.js";
 import { PassRefusal, SEMAPHORE_PASS_SCRIPT } from "./semaphore-pass-script.js";
@@ -189,8 +189,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
       throw error;
     })) as AcquireReply;
     if (typeof reply === "number") return { acquired: false, retryAfterMs: reply };
-    if (Array.isArray(reply) && reply.length === 3)
-      return { acquired: false, retryAfterMs: reply[2], ...(reply[1] === "" ? {} : { tokensUpTo: BigInt(reply[1]) }) };
+    if (Array.isArray(reply) && reply.length === 3) return lineRefusal(reply[2], reply[1]);
     if (Array.isArray(reply)) throw new PermitsMismatchError(key, permits, Number(reply[0]));
     return { acquired: true, fencingToken: BigInt(reply), holdCount: 1, ttlMs };
   }

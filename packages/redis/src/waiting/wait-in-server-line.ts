@@ -16,6 +16,11 @@ export interface LineRefusal extends DriverRefused {
   readonly tokensUpTo?: bigint;
 }
 
+/** A queued refusal from a script's reply: the lease to wait out and the latest grant's token ("" when the key has had none). */
+export function lineRefusal(retryAfterMs: number, latestToken: string): LineRefusal {
+  return latestToken === "" ? { acquired: false, retryAfterMs } : { acquired: false, retryAfterMs, tokensUpTo: BigInt(latestToken) };
+}
+
 /** What a queued wait needs from the driver. */
 export interface ServerLineAccess {
   /** One queue-aware attempt that queues (or refreshes) `waiterId` when refused. */
