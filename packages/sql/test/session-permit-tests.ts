@@ -31,6 +31,17 @@ export function sessionPermitTests({ provider, endSessionOfGrant, permitRows }: 
     await next?.release();
   });
 
+  it("a permit attempt sent on a session the server has just ended is taken on another session", async () => {
+    const holding = provider();
+    const doomed = await holding.semaphore(uniqueKey("doomed-permit"), { permits: 2 }).acquire({ ttlMs: LONG_TTL_MS });
+    await endSessionOfGrant(doomed.fencingToken as bigint);
+    // Sent at once: this process has not read yet that the session ended, so it picks that session again.
+    const next = await holding.semaphore(uniqueKey("after-end"), { permits: 2 }).tryAcquire({ ttlMs: LONG_TTL_MS });
+    expect(typeof next?.fencingToken).toBe("bigint");
+    expect(LockError.is(await abortedWith(doomed.signal), LockErrorCode.LockLost)).toBe(true);
+    await next?.release();
+  });
+
   it("a count that cannot be fully granted leaves nothing held, also when its wait times out or is aborted", async () => {
     const name = uniqueKey("partial");
     const holder = await provider().semaphore(name, { permits: 3 }).acquire({ ttlMs: LONG_TTL_MS, count: 2 });

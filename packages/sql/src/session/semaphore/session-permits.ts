@@ -68,14 +68,27 @@ export class SessionPermits {
     };
   }
 
-  async tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult> {
-    return this.#attempt(await this.#space.pool.holdingSession(), request, false);
+  /** One attempt; sent on a session the server has just ended, it runs again on another (`SessionPool.onLive`). */
+  tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult> {
+    const { pool } = this.#space;
+    return pool.onLive(
+      () => pool.holdingSession(),
+      (session) => this.#attempt(session, request, false),
+    );
   }
 
   /** Queues for the line on a session of its own, then, at its head, attempts until granted; `signal` leaves the line. */
-  async acquire(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted> {
+  acquire(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    const session = await this.#space.pool.waitingSession();
+    const { pool } = this.#space;
+    return pool.onLive(
+      () => pool.waitingSession(),
+      (session) => this.#waitInLine(session, request, signal),
+      signal,
+    );
+  }
+
+  async #waitInLine(session: LockSession, request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted> {
     try {
       const { line } = this.#semaphore(request.key);
       await this.#space.waitOnServer(session, line, signal);
