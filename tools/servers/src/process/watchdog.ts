@@ -10,15 +10,17 @@ import type { Socket } from "node:net";
  */
 const WATCHDOG_SCRIPT = String.raw`
 const fs = require("node:fs");
-const pids = new Set();
+const pids = new Map();
 const dirs = new Set();
 let pending = "";
-const ppidOf = (pid) => {
+const statFields = (pid) => {
   try {
     const stat = fs.readFileSync("/proc/" + pid + "/stat", "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch { return -1; }
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch { return []; }
 };
+const ppidOf = (pid) => Number(statFields(pid)[1] ?? -1);
+const startOf = (pid) => statFields(pid)[19] ?? "";
 const gone = (pid) => {
   try { process.kill(pid, 0); } catch (e) { return e.code === "ESRCH"; }
   try {
@@ -39,7 +41,9 @@ const cleanUp = async () => {
   if (done) return;
   done = true;
   const killed = [];
-  for (const pid of pids) {
+  for (const [pid, start] of pids) {
+    // The pid may belong to another process by now: the server exited and its number was given out again.
+    if (startOf(pid) !== start) continue;
     signal(pid, "SIGSTOP");
     for (const p of tree(pid)) { signal(p, "SIGKILL"); killed.push(p); }
   }
@@ -57,9 +61,10 @@ process.stdin.on("data", (chunk) => {
     pending = pending.slice(end + 1);
     const space = line.indexOf(" ", 1);
     const op = line[0], kind = line.slice(1, space), value = line.slice(space + 1);
-    const set = kind === "pid" ? pids : dirs;
-    const item = kind === "pid" ? Number(value) : value;
-    if (op === "+") set.add(item); else set.delete(item);
+    if (kind === "pid") {
+      const pid = Number(value);
+      if (op === "+") pids.set(pid, startOf(pid)); else pids.delete(pid);
+    } else if (op === "+") dirs.add(value); else dirs.delete(value);
   }
 });
 process.stdin.on("end", cleanUp);
@@ -80,7 +85,10 @@ function stdin(): Socket | undefined {
   return (watchdog.stdin as Socket | null) ?? undefined;
 }
 
-/** Tells the watchdog to kill process `pid` (and its descendants) if this process dies first. */
+/**
+ * Tells the watchdog to kill process `pid` (and its descendants) if this process dies first, and only while `pid` is
+ * the process it was when registered (its start time in /proc): pid numbers are given out again.
+ */
 export function watchPid(pid: number, watch: boolean): void {
   stdin()?.write(`${watch ? "+" : "-"}pid ${pid}\n`);
 }
