@@ -51,6 +51,8 @@ export class ZooKeeperSession {
   #deadline: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #closed: Promise<void> | undefined;
+  /** What rejects each call in flight when the session is lost: one listener on `lost` for them all. */
+  readonly #inFlight = new Set<() => void>();
 
   constructor(settings: SessionSettings) {
     this.#settings = settings;
@@ -58,6 +60,9 @@ export class ZooKeeperSession {
     this.lost = this.#lost.signal;
     // Every call in flight and every hold's grant listens to it: many at once is normal.
     setMaxListeners(0, this.lost);
+    this.lost.addEventListener("abort", () => {
+      for (const reject of [...this.#inFlight]) reject();
+    });
     this.#client = zookeeper.createClient(settings.connectString, { sessionTimeout: settings.sessionTimeoutMs, spinDelay: 50, retries: 0 });
     this.#confirmedAt = performance.now();
     this.ready = this.#connect();
@@ -81,12 +86,13 @@ export class ZooKeeperSession {
     if (this.lost.aborted) return Promise.reject(this.lost.reason);
     return new Promise<T>((resolve, reject) => {
       let settled = false;
+      let resending = false;
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
         clearTimeout(timer);
-        this.lost.removeEventListener("abort", onLost);
-        this.#client.removeListener("connected", send);
+        this.#inFlight.delete(onLost);
+        if (resending) this.#client.removeListener("connected", send);
         return true;
       };
       const onLost = (): void => {
@@ -106,6 +112,7 @@ export class ZooKeeperSession {
             if (error === null || isServerAnswer(error)) this.#confirm(sentAt);
             if (settled) return;
             if (options.retryOnLoss === true && isZkError(error, ZK_ERROR.connectionLoss)) {
+              resending = true;
               this.#client.once("connected", send);
               return;
             }
@@ -117,7 +124,7 @@ export class ZooKeeperSession {
           if (settle()) reject(error);
         }
       };
-      this.lost.addEventListener("abort", onLost, { once: true });
+      this.#inFlight.add(onLost);
       send();
     });
   }
