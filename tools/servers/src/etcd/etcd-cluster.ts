@@ -2,12 +2,10 @@ import { randomUUID } from "node:crypto";
 import { binaryPath, ensureServerBinaries } from "../binaries/ensure-server-binaries.js";
 import { TestServerError } from "../errors/test-server-error.js";
 import { allocatePorts } from "../process/ports.js";
-import { retryOnAddressInUse, settleAll, startTogether } from "../process/settle.js";
+import { killAndClose, pollFor, retryOnAddressInUse, startTogether } from "../process/settle.js";
 import { createTempDir } from "../process/temp-dir.js";
 import { DEFAULT_ETCD_OPTIONS, type EtcdOptions } from "./etcd-options.js";
 import { type EtcdMemberStatus, EtcdServer } from "./etcd-server.js";
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A static etcd cluster (`--initial-cluster`) on 127.0.0.1. */
 export class EtcdCluster implements AsyncDisposable {
@@ -27,34 +25,27 @@ export class EtcdCluster implements AsyncDisposable {
    * The member that is leader now: asks every running, unpaused member and picks the one that
    * names itself leader in the highest term. Waits (up to `timeoutMs`) while an election runs.
    */
-  async leader(timeoutMs = 10_000): Promise<EtcdServer> {
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const live = this.members.filter((member) => member.running && !member.paused);
-      const statuses = await Promise.all(live.map((member) => member.status().catch((): EtcdMemberStatus | undefined => undefined)));
-      let leader: EtcdServer | undefined;
-      let term = -1;
-      statuses.forEach((status, i) => {
-        if (status !== undefined && status.memberId === status.leaderId && status.raftTerm > term) {
-          leader = live[i];
-          term = status.raftTerm;
-        }
-      });
-      if (leader !== undefined) return leader;
-      if (performance.now() >= deadline) {
-        throw new TestServerError(`No etcd member claims leadership after ${timeoutMs} ms; is a quorum running?`);
-      }
-      await sleep(50);
-    }
+  leader(timeoutMs = 10_000): Promise<EtcdServer> {
+    return pollFor(() => this.#leaderNow(), timeoutMs, `No etcd member claims leadership after ${timeoutMs} ms; is a quorum running?`);
   }
 
-  /**
-   * Kills every member and removes their data dirs. A graceful stop of a whole cluster takes
-   * seconds (members try to hand leadership over) and buys nothing when the data is deleted.
-   */
-  async close(): Promise<void> {
-    await settleAll(this.members.map((member) => member.kill()));
-    await settleAll(this.members.map((member) => member.close()));
+  async #leaderNow(): Promise<EtcdServer | undefined> {
+    const live = this.members.filter((member) => member.running && !member.paused);
+    const statuses = await Promise.all(live.map((member) => member.status().catch((): EtcdMemberStatus | undefined => undefined)));
+    let leader: EtcdServer | undefined;
+    let term = -1;
+    statuses.forEach((status, i) => {
+      if (status !== undefined && status.memberId === status.leaderId && status.raftTerm > term) {
+        leader = live[i];
+        term = status.raftTerm;
+      }
+    });
+    return leader;
+  }
+
+  /** Kills every member and removes their data dirs (see `killAndClose`). */
+  close(): Promise<void> {
+    return killAndClose(this.members);
   }
 
   [Symbol.asyncDispose](): Promise<void> {

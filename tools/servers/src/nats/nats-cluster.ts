@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { binaryPath, ensureServerBinaries } from "../binaries/ensure-server-binaries.js";
 import { TestServerError } from "../errors/test-server-error.js";
 import { allocatePorts } from "../process/ports.js";
-import { retryOnAddressInUse, settleAll, startTogether } from "../process/settle.js";
+import { killAndClose, retryOnAddressInUse, startTogether } from "../process/settle.js";
 import { createTempDir } from "../process/temp-dir.js";
 import { httpJson } from "../protocol/http-json.js";
 import { DEFAULT_NATS_OPTIONS, type NatsOptions } from "./nats-options.js";
@@ -43,9 +43,8 @@ export class NatsCluster implements AsyncDisposable {
   }
 
   /** Kills every server and removes their store dirs. */
-  async close(): Promise<void> {
-    await settleAll(this.servers.map((server) => server.kill()));
-    await settleAll(this.servers.map((server) => server.close()));
+  close(): Promise<void> {
+    return killAndClose(this.servers);
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -1,4 +1,5 @@
 import { ServerStartError } from "../errors/server-start-error.js";
+import { TestServerError } from "../errors/test-server-error.js";
 import type { ServerProcess } from "./server-process.js";
 
 /**
@@ -49,5 +50,25 @@ export async function retryOnAddressInUse<T>(attempt: () => Promise<T>, attempts
     } catch (error) {
       if (tried >= attempts || !(error instanceof ServerStartError && error.addressInUse)) throw error;
     }
+  }
+}
+
+/**
+ * Kills every server of a group, then closes them (removing their data dirs). A graceful stop of a whole group takes
+ * seconds (members try to hand leadership over) and buys nothing when the data is deleted.
+ */
+export async function killAndClose(servers: readonly ServerProcess[]): Promise<void> {
+  await settleAll(servers.map((server) => server.kill()));
+  await settleAll(servers.map((server) => server.close()));
+}
+
+/** Asks `find` every 50 ms until it answers, for up to `timeoutMs`; then throws `TestServerError(failure)`. */
+export async function pollFor<T>(find: () => Promise<T | undefined>, timeoutMs: number, failure: string): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const found = await find();
+    if (found !== undefined) return found;
+    if (performance.now() >= deadline) throw new TestServerError(failure);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -1,12 +1,10 @@
 import { binaryPath, ensureServerBinaries } from "../binaries/ensure-server-binaries.js";
 import { TestServerError } from "../errors/test-server-error.js";
 import { allocatePorts } from "../process/ports.js";
-import { retryOnAddressInUse, settleAll, startTogether } from "../process/settle.js";
+import { killAndClose, pollFor, retryOnAddressInUse, startTogether } from "../process/settle.js";
 import { createTempDir } from "../process/temp-dir.js";
 import { DEFAULT_ZOOKEEPER_OPTIONS, type ZooKeeperOptions } from "./zookeeper-options.js";
 import { type ZooKeeperPeer, ZooKeeperServer } from "./zookeeper-server.js";
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A static ZooKeeper ensemble on 127.0.0.1, each member with its own client, quorum and election ports. */
 export class ZooKeeperEnsemble implements AsyncDisposable {
@@ -23,22 +21,21 @@ export class ZooKeeperEnsemble implements AsyncDisposable {
   }
 
   /** The member that reports itself leader now; waits (up to `timeoutMs`) while an election runs. */
-  async leader(timeoutMs = 10_000): Promise<ZooKeeperServer> {
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const live = this.members.filter((member) => member.running && !member.paused);
-      const modes = await Promise.all(live.map((member) => member.mode().catch(() => undefined)));
-      const index = modes.indexOf("leader");
-      if (index >= 0) return live[index] as ZooKeeperServer;
-      if (performance.now() >= deadline) throw new TestServerError(`No ZooKeeper member reports leader after ${timeoutMs} ms; is a quorum running?`);
-      await sleep(50);
-    }
+  leader(timeoutMs = 10_000): Promise<ZooKeeperServer> {
+    return pollFor(
+      async () => {
+        const live = this.members.filter((member) => member.running && !member.paused);
+        const modes = await Promise.all(live.map((member) => member.mode().catch(() => undefined)));
+        return live[modes.indexOf("leader")];
+      },
+      timeoutMs,
+      `No ZooKeeper member reports leader after ${timeoutMs} ms; is a quorum running?`,
+    );
   }
 
-  /** Kills every member and removes their data dirs (a graceful stop buys nothing when the data is deleted). */
-  async close(): Promise<void> {
-    await settleAll(this.members.map((member) => member.kill()));
-    await settleAll(this.members.map((member) => member.close()));
+  /** Kills every member and removes their data dirs (see `killAndClose`). */
+  close(): Promise<void> {
+    return killAndClose(this.members);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
