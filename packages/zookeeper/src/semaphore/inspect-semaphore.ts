@@ -4,15 +4,17 @@ import { catchUp, childrenOf, readNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { decodeHoldRecord, foreignHolder, zxidOf } from "../recipe/hold-record.js";
 import type { PermitGrants } from "./permit-grants.js";
-import { decodePermits, leaseWeight, type SemaphorePaths, waitersIn } from "./semaphore-paths.js";
+import { decodePermits, heldLeases, leaseWeight, type SemaphorePaths, waitersIn } from "./semaphore-paths.js";
 
 /**
- * The semaphore as the server shows it, after every change committed before the call: its leases grouped by owner (a Curator lease is a holder of its own, with no
+ * The semaphore as the server shows it, after every change committed before the call: its held leases (not those of the
+ * acquirer waiting for the count to fall) grouped by owner (a Curator lease is a holder of its own, with no
  * lease end), the permit count distlock opened it with (the leases in use where none is written), and the mutex line.
  */
 export async function inspectSemaphore(session: ZooKeeperSession, paths: SemaphorePaths, name: string, grants: PermitGrants): Promise<SemaphoreState | null> {
   await catchUp(session);
-  const [root, leases, line] = await Promise.all([readNode(session, paths.root), childrenOf(session, paths.leases), childrenOf(session, paths.locks)]);
+  const [root, children, line] = await Promise.all([readNode(session, paths.root), childrenOf(session, paths.leases), childrenOf(session, paths.locks)]);
+  const leases = heldLeases(children, decodePermits(root?.data));
   const reads = await Promise.all(
     leases.map((lease) =>
       readNode(session, `${paths.leases}/${lease}`).then((read) => ({ path: `${paths.leases}/${lease}`, weight: leaseWeight(lease), read })),

@@ -1,4 +1,4 @@
-import { ATTEMPT_TAG, encodeSegment, LOCK_NAME } from "../recipe/lock-paths.js";
+import { ATTEMPT_TAG, encodeSegment, LOCK_NAME, sortLine } from "../recipe/lock-paths.js";
 
 /** Curator's `InterProcessSemaphoreV2` lease name: leases are `<S>/leases/_c_<uuid>-lease-<sequence>`. */
 export const LEASE_NAME = "lease-";
@@ -18,6 +18,23 @@ export function leaseWeight(name: string): number {
 /** The permits the lease nodes `names` stand for together. */
 export function permitsInUse(names: readonly string[]): number {
   return names.reduce((sum, name) => sum + leaseWeight(name), 0);
+}
+
+/**
+ * The lease nodes that hold permits. The holder of the internal mutex creates its leases first and then waits, with them
+ * in place, until the leases stand for at most `permits`; only it adds leases. So while they stand for more, the newest
+ * grant's nodes (one uuid: `_c_<uuid>-lease-`) are waiting, not held. With `permits` unknown (a semaphore only Curator
+ * opened) every node counts.
+ */
+export function heldLeases(names: readonly string[], permits: number | undefined): string[] {
+  let held = sortLine(names, LEASE_NAME);
+  if (permits === undefined) return held;
+  while (held.length > 0 && permitsInUse(held) > permits) {
+    const newest = held[held.length - 1] as string;
+    const grant = newest.slice(0, newest.lastIndexOf(LEASE_NAME));
+    held = grant === "" ? held.slice(0, -1) : held.filter((name) => !name.startsWith(grant));
+  }
+  return held;
 }
 
 /** The nodes of the mutex line that are waiters: all but attempts (the mutex holder waits for leases too). */

@@ -1,6 +1,6 @@
 import { startZooKeeper } from "@distlock/test-servers";
 import zookeeper, { type Client } from "node-zookeeper-client";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ZooKeeperLockProvider } from "./zookeeper-lock-provider.js";
 
 const server = await startZooKeeper();
@@ -41,4 +41,28 @@ describe("inspect on ZooKeeper", () => {
       probe.close();
     }
   });
+
+  it("does not count the leases of an acquirer that waits, with them in place, for the count to fall", async () => {
+    await using holding = new ZooKeeperLockProvider({ url: `zookeeper://127.0.0.1:${server.port}/inspect` });
+    await using waiting = new ZooKeeperLockProvider({ url: `zookeeper://127.0.0.1:${server.port}/inspect` });
+    const probe = zookeeper.createClient(`127.0.0.1:${server.port}`);
+    await connected(probe);
+    try {
+      const held = await holding.semaphore("pending", { permits: 1 }).acquire();
+      const waiter = waiting.semaphore("pending", { permits: 1 }).acquire({ waitMs: 10_000 });
+      await vi.waitFor(async () => expect(await leaseNodes(probe, "/inspect/semaphores/pending/leases")).toBe(2), { timeout: 5_000 });
+      const state = await holding.semaphore("pending", { permits: 1 }).inspect();
+      expect(state).toMatchObject({ inUse: 1, waiters: 1, holders: [{ count: 1, fencingToken: held.fencingToken }] });
+      await held.release();
+      const next = await waiter;
+      expect((await holding.semaphore("pending", { permits: 1 }).inspect())?.holders).toMatchObject([{ fencingToken: next.fencingToken }]);
+      await next.release();
+    } finally {
+      probe.close();
+    }
+  });
 });
+
+function leaseNodes(client: Client, path: string): Promise<number> {
+  return new Promise((resolve, reject) => client.getChildren(path, (error, children) => (error === null ? resolve(children.length) : reject(error))));
+}
