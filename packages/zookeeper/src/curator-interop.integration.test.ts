@@ -1,75 +1,40 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { ensureServerBinaries, startZooKeeper } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
+import { INTEROP_DIR as interop, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
 import { runProcess } from "../test/interop/run-process.js";
-import { handovers, maxConcurrent, overlaps, readWitness } from "../test/interop/witness.js";
+import { readWitness, witnessCounts } from "../test/interop/witness.js";
 
 const ROUNDS = 60;
 const DISTLOCK_WORKERS = 2;
 const HOLD_MS = 2;
-const CURATOR_CLASSPATH = ["/usr/share/java/curator-recipes.jar", "/usr/share/java/slf4j-nop.jar"];
-const interop = fileURLToPath(new URL("../test/interop/", import.meta.url));
 
-const binaries = await ensureServerBinaries(["zookeeper", "curator"]);
-const server = await startZooKeeper();
-const work = mkdtempSync(join(tmpdir(), "distlock-curator-interop-"));
-/** CuratorLoop.class, compiled once for every test of the file. */
-const compiled = runProcess(binaries.get("javac") as string, ["-cp", CURATOR_CLASSPATH.join(":"), "-d", work, join(interop, "CuratorLoop.java")]).then(
-  () => work,
-);
-// The tests await it and see a failure; this only keeps it from counting as unhandled before they do.
-compiled.catch(() => undefined);
-afterAll(async () => {
-  await server.close();
-  rmSync(work, { recursive: true, force: true });
-});
+const rig = await startInteropRig(["CuratorLoop.java"]);
+const { server, work } = rig;
+afterAll(() => rig.close());
 
 /**
  * Curator takes `/interop/locks/orders` and distlock worker processes take `key` (under chroot `/interop`), each `rounds`
  * times; with `permits`, one lease of Curator's semaphore `/interop/semaphores/pool` and one permit of distlock's `key`.
  */
 async function contend(key: string, rounds: number, holdMs: number, permits = 0) {
-  const java = binaries.get("java") as string;
-  const classes = await compiled;
+  const classes = await rig.classes;
   const witness = join(mkdtempSync(join(work, "run-")), "witness.log");
-  let curatorReady: () => void = () => {};
-  const ready = new Promise<void>((resolve) => {
-    curatorReady = resolve;
-  });
-  const curator = runProcess(
-    java,
-    [
-      "-cp",
-      [classes, ...CURATOR_CLASSPATH].join(":"),
-      "CuratorLoop",
-      server.connectString,
-      permits > 0 ? "/interop/semaphores/pool" : "/interop/locks/orders",
-      witness,
-      String(rounds),
-      String(holdMs),
-      String(permits),
-    ],
-    (line) => line === "ready" && curatorReady(),
-  );
-  await Promise.race([ready, curator]);
+  const curator = await startInteropJava(rig.java, classes, "CuratorLoop", [
+    server.connectString,
+    permits > 0 ? "/interop/semaphores/pool" : "/interop/locks/orders",
+    witness,
+    String(rounds),
+    String(holdMs),
+    String(permits),
+  ]);
   const url = `${server.url}/interop?sessionTimeoutMs=2000`;
   const workers = Array.from({ length: DISTLOCK_WORKERS }, () =>
     runProcess(process.execPath, [join(interop, "distlock-loop.mjs"), url, key, witness, String(rounds), String(holdMs), String(permits)]),
   );
-  await Promise.all([curator, ...workers]);
+  await Promise.all([curator.finished, ...workers]);
   const holds = readWitness(witness);
-  const distlock = holds.filter((hold) => hold.side === "distlock");
-  const counts = {
-    curator: holds.length - distlock.length,
-    distlock: distlock.length,
-    overlaps: overlaps(holds),
-    handovers: handovers(holds),
-    maxConcurrent: maxConcurrent(holds),
-  };
-  return { counts, distlock };
+  return { counts: witnessCounts(holds), distlock: holds.filter((hold) => hold.side === "distlock") };
 }
 
 describe("Curator interop", () => {

@@ -6,5 +6,6 @@ export {
   type ResolvedZooKeeperLockOptions,
   type ZooKeeperLockProviderOptions,
 } from "./options/zookeeper-lock-provider-options.js";
+export type { ZooKeeperLockRecipe } from "./recipe/lock-layout.js";
 export { ZooKeeperLockDriver } from "./zookeeper-lock-driver.js";
 export { ZooKeeperLockProvider } from "./zookeeper-lock-provider.js";

@@ -14,6 +14,7 @@ import { HeldNodes } from "./leases/held-nodes.js";
 import type { ResolvedZooKeeperLockOptions } from "./options/zookeeper-lock-provider-options.js";
 import { forceReleaseLock, inspectLock, listLocks } from "./recipe/inspect-lock.js";
 import type { LockContext } from "./recipe/lock-context.js";
+import { lockLayout } from "./recipe/lock-layout.js";
 import { releaseHold } from "./recipe/release-hold.js";
 import { renewHold } from "./recipe/renew-hold.js";
 import { takeHold, withdraw } from "./recipe/take-hold.js";
@@ -21,8 +22,8 @@ import { ZooKeeperSemaphoreDriver } from "./semaphore/zookeeper-semaphore-driver
 import { waitForTurn } from "./waiting/wait-for-turn.js";
 
 /**
- * Locks as Apache Curator's `InterProcessMutex` keeps them: ephemeral sequential nodes in a line under the lock path,
- * first in line holds, each waiter watching the node just ahead. Every hold is bound by the ZooKeeper session that
+ * Locks as Apache Curator's `InterProcessMutex` keeps them (or its `LeaderLatch`, `options.recipe`): ephemeral
+ * sequential nodes in a line under the lock path, first in line holds, each waiter watching the node just ahead. Every hold is bound by the ZooKeeper session that
  * created its node (`DriverGranted.lost`) and by its lease, which this driver enforces (`HeldNodes`).
  */
 export class ZooKeeperLockDriver implements LockDriver {
@@ -36,13 +37,14 @@ export class ZooKeeperLockDriver implements LockDriver {
   readonly #held = new HeldNodes();
 
   constructor(options: ResolvedZooKeeperLockOptions) {
+    const ensemble = options.hosts.join(",");
     this.#sessions = new SessionPool({
-      connectString: options.hosts.join(","),
+      connectString: ensemble,
       sessionTimeoutMs: options.sessionTimeoutMs,
       connectTimeoutMs: options.connectTimeoutMs,
       commandTimeoutMs: options.commandTimeoutMs,
     });
-    this.#context = { chroot: options.chroot, sessions: this.#sessions, held: this.#held };
+    this.#context = { ensemble, layout: lockLayout(options.chroot, options.recipe), sessions: this.#sessions, held: this.#held };
     this.capabilities = Object.freeze({
       fencing: true,
       fifo: true,

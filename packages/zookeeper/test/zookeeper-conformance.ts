@@ -1,5 +1,6 @@
 import type { ConformanceFaults, ConformanceOptions } from "@distlock/conformance";
 import { DEFAULT_ZOOKEEPER_LOCK_OPTIONS, type ZooKeeperLockProviderOptions } from "../src/options/zookeeper-lock-provider-options.js";
+import type { ZooKeeperLockRecipe } from "../src/recipe/lock-layout.js";
 import { ZooKeeperLockProvider } from "../src/zookeeper-lock-provider.js";
 
 /**
@@ -14,15 +15,25 @@ export interface ZooKeeperUnderTest {
   readonly url: string;
 }
 
-/** The conformance options of ZooKeeper on `servers` (one server or an ensemble), in a chroot of their own. */
-export function zookeeperConformance(name: string, servers: ZooKeeperUnderTest, faults: ConformanceFaults): ConformanceOptions {
-  const url = `${servers.url}/conformance-${process.pid}?sessionTimeoutMs=${TEST_SESSION_TIMEOUT_MS}`;
+/**
+ * The conformance options of ZooKeeper on `servers` (one server or an ensemble), in a chroot of their own, with locks in
+ * the layout of `recipe`. A leader latch's nodes are never written after their create, so an explicit owner cannot
+ * re-enter from another process.
+ */
+export function zookeeperConformance(
+  name: string,
+  servers: ZooKeeperUnderTest,
+  faults: ConformanceFaults,
+  recipe: ZooKeeperLockRecipe = "mutex",
+): ConformanceOptions {
+  const url = `${servers.url}/conformance-${process.pid}?sessionTimeoutMs=${TEST_SESSION_TIMEOUT_MS}&recipe=${recipe}`;
   const provider = (options: ZooKeeperLockProviderOptions = {}) => new ZooKeeperLockProvider({ url, ...options });
   return {
     name,
     create: () => provider(),
     capabilities: { fencing: true, fifo: true, listing: true, semaphore: true },
     workerUrl: url,
+    reentryAcrossProcesses: recipe === "mutex",
     backendModule: "@distlock/zookeeper",
     config: { construct: (options) => provider(options), defaults: DEFAULT_ZOOKEEPER_LOCK_OPTIONS },
     faults,

@@ -18,7 +18,8 @@ describe("ZooKeeper options", () => {
   it("takes hosts, chroot and settings from a zookeeper:// or zk:// URL", () => {
     const resolved = resolveZooKeeperLockOptions({ url: "zookeeper://a:2181,b:2182/apps/orders?sessionTimeoutMs=4000&commandTimeoutMs=700" });
     expect(resolved).toMatchObject({ hosts: ["a:2181", "b:2182"], chroot: "/apps/orders", sessionTimeoutMs: 4000, commandTimeoutMs: 700 });
-    expect(resolveZooKeeperLockOptions({ url: "zk://h" })).toMatchObject({ hosts: ["h:2181"], chroot: "/distlock" });
+    expect(resolveZooKeeperLockOptions({ url: "zk://h" })).toMatchObject({ hosts: ["h:2181"], chroot: "/distlock", recipe: "mutex" });
+    expect(resolveZooKeeperLockOptions({ url: "zk://h/apps?recipe=leader-latch" })).toMatchObject({ chroot: "/apps", recipe: "leader-latch" });
   });
 
   it("applies the defaults without a URL", () => {
@@ -34,6 +35,8 @@ describe("ZooKeeper options", () => {
     expect(fieldOf(() => new ZooKeeperLockProvider({ hosts: [] }))).toBe("options.hosts");
     expect(fieldOf(() => new ZooKeeperLockProvider({ url: "zk://h?chroot=/x" }))).toBe("url.chroot");
     expect(fieldOf(() => new ZooKeeperLockProvider({ bogus: 1 } as never))).toBe("options.bogus");
+    expect(fieldOf(() => new ZooKeeperLockProvider({ recipe: "semaphore" } as never))).toBe("options.recipe");
+    expect(fieldOf(() => new ZooKeeperLockProvider({ url: "zk://h/x?recipe=latch" }))).toBe("url.recipe");
   });
 
   it("refuses credentials without repeating them", () => {

@@ -1,5 +1,6 @@
 import { type BackendOptionsSpec, type BackendSetting, backendSettings, InvalidConfigError, type LockUrl, resolveBackendOptions } from "@distlock/core/driver";
 import { lockBackend } from "../lock-backend.js";
+import { ZOOKEEPER_LOCK_RECIPES, type ZooKeeperLockRecipe } from "../recipe/lock-layout.js";
 import { DEFAULT_ZOOKEEPER_LOCK_OPTIONS, type ResolvedZooKeeperLockOptions, type ZooKeeperLockProviderOptions } from "./zookeeper-lock-provider-options.js";
 
 /** Port ZooKeeper clients use when a URL names none. */
@@ -16,6 +17,12 @@ const chrootSetting = backendSettings.text((value, field) => {
   return value;
 });
 
+const recipeSetting = backendSettings.text((value, field) => {
+  if (!ZOOKEEPER_LOCK_RECIPES.includes(value as ZooKeeperLockRecipe))
+    throw new InvalidConfigError(field, `must be one of ${ZOOKEEPER_LOCK_RECIPES.join(", ")}`);
+  return value as ZooKeeperLockRecipe;
+}) as BackendSetting<ZooKeeperLockRecipe>;
+
 const hostsSetting: BackendSetting<readonly string[]> = { check: checkHosts, parse: (text, field) => checkHosts(text.split(","), field) };
 
 const ZOOKEEPER_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_ZOOKEEPER_LOCK_OPTIONS> = {
@@ -31,6 +38,7 @@ const ZOOKEEPER_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_ZOOKEEPER_LOCK_O
     sessionTimeoutMs: backendSettings.duration(1),
     connectTimeoutMs: backendSettings.duration(1),
     commandTimeoutMs: backendSettings.duration(1),
+    recipe: recipeSetting,
   },
   defaults: DEFAULT_ZOOKEEPER_LOCK_OPTIONS,
   // The URL gives them by its host list and path.

@@ -1,4 +1,5 @@
 import type { DriverLockProviderOptions, LockUrl } from "@distlock/core/driver";
+import type { ZooKeeperLockRecipe } from "../recipe/lock-layout.js";
 
 /**
  * Options of `ZooKeeperLockProvider`. Each setting but `hosts` and `chroot` can also be a query parameter of the URL:
@@ -26,17 +27,25 @@ export interface ZooKeeperLockProviderOptions extends DriverLockProviderOptions 
   connectTimeoutMs?: number;
   /** Upper bound on every other server call; then it fails with BACKEND_UNAVAILABLE. @default 5000 */
   commandTimeoutMs?: number;
+  /**
+   * Whose layout the locks take. `"mutex"`: Curator's `InterProcessMutex` at `<chroot>/locks/<k>`. `"leader-latch"`:
+   * Curator's `LeaderLatch` at `<chroot>/latches/<k>`, for `elect()` beside Java services that run a `LeaderLatch` on
+   * that path; its nodes are never written after their create, so an explicit owner re-enters only through the provider
+   * that holds the lock. @default "mutex"
+   */
+  recipe?: ZooKeeperLockRecipe;
 }
 
 /** The default of every option of `ZooKeeperLockProviderOptions` that has one. */
 export const DEFAULT_ZOOKEEPER_LOCK_OPTIONS: Readonly<
-  Required<Pick<ZooKeeperLockProviderOptions, "hosts" | "chroot" | "sessionTimeoutMs" | "connectTimeoutMs" | "commandTimeoutMs">>
+  Required<Pick<ZooKeeperLockProviderOptions, "hosts" | "chroot" | "sessionTimeoutMs" | "connectTimeoutMs" | "commandTimeoutMs" | "recipe">>
 > = Object.freeze({
   hosts: Object.freeze(["127.0.0.1:2181"]),
   chroot: "/distlock",
   sessionTimeoutMs: 10_000,
   connectTimeoutMs: 5_000,
   commandTimeoutMs: 5_000,
+  recipe: "mutex",
 });
 
 /** `ZooKeeperLockProviderOptions` after validation: every default applied, the URL's hosts and chroot taken. */

@@ -3,7 +3,7 @@ import type { Stat } from "node-zookeeper-client";
 import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
 import { childrenAndStat, childrenOf, createEphemeralSequential, createParents } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
-import { protectedPrefix } from "./lock-paths.js";
+import { LOCK_NAME, protectedPrefix } from "./lock-paths.js";
 
 /** Attempts at a create whose parent vanished meanwhile (an idle lock path is deleted) or whose answer was lost. */
 const CREATE_ATTEMPTS = 4;
@@ -18,15 +18,15 @@ export interface Joined {
 }
 
 /**
- * Joins the line of `lockPath` as Curator's `InterProcessMutex` does: an ephemeral sequential node named
- * `_c_<uuid>-lock-<sequence>` (protected mode), the parents made when missing. The line is read in the same round trip:
+ * Joins the line of `lockPath` as Curator's `InterProcessMutex` does (or its `LeaderLatch`, with `lockName` "latch-"):
+ * an ephemeral sequential node named `_c_<uuid>-lock-<sequence>` (protected mode), the parents made when missing. The line is read in the same round trip:
  * the read is sent right behind the create, and ZooKeeper answers one session's requests in order, so it sees our node.
  * A create whose answer was lost to a disconnect is found again by its uuid, so no node is left in line that nobody
  * waits for. A `tag` goes after the uuid, where Curator neither sorts nor looks (`_c_<uuid>-<tag>-lock-<sequence>`).
  */
-export async function joinLine(session: ZooKeeperSession, lockPath: string, data: Buffer, tag?: string): Promise<Joined> {
+export async function joinLine(session: ZooKeeperSession, lockPath: string, data: Buffer, tag?: string, lockName = LOCK_NAME): Promise<Joined> {
   const uuid = randomUUID();
-  const prefix = protectedPrefix(tag === undefined ? uuid : `${uuid}-${tag}`);
+  const prefix = protectedPrefix(tag === undefined ? uuid : `${uuid}-${tag}`, lockName);
   for (let attempt = 1; ; attempt++) {
     const sentAt = performance.now();
     const [created, read] = session.batch(

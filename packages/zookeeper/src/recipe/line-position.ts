@@ -1,7 +1,7 @@
 import { childrenOf, statOf } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import type { Joined } from "./join-line.js";
-import { sortLine } from "./lock-paths.js";
+import { LOCK_NAME, sortLine } from "./lock-paths.js";
 
 /** Where a node of ours stands in its line. */
 export type LinePosition =
@@ -13,10 +13,10 @@ export type LinePosition =
   | { readonly kind: "gone" };
 
 /** Reads the line and our node's stat together (one round trip: the session sends both before either answer). */
-export async function linePosition(session: ZooKeeperSession, lockPath: string, name: string): Promise<LinePosition> {
+export async function linePosition(session: ZooKeeperSession, lockPath: string, name: string, lockName = LOCK_NAME): Promise<LinePosition> {
   const readAt = performance.now();
   const [children, stat] = await Promise.all([childrenOf(session, lockPath), statOf(session, `${lockPath}/${name}`)]);
-  const line = sortLine(children);
+  const line = sortLine(children, lockName);
   const index = line.indexOf(name);
   if (index < 0 || stat === null) return { kind: "gone" };
   if (index === 0) return { kind: "first", token: stat.czxid, version: stat.version, readAt };
@@ -28,12 +28,12 @@ export async function linePosition(session: ZooKeeperSession, lockPath: string, 
  * path's `pzxid` (the zxid of the last change to the line, at or after our create, and before any later node's create:
  * such a node would be in the line), saving the read of its own `czxid`. See the README's proof.
  */
-export async function joinedPosition(session: ZooKeeperSession, lockPath: string, joined: Joined): Promise<LinePosition> {
+export async function joinedPosition(session: ZooKeeperSession, lockPath: string, joined: Joined, lockName = LOCK_NAME): Promise<LinePosition> {
   const { name, read, sentAt } = joined;
-  if (read === undefined) return linePosition(session, lockPath, name);
-  const line = sortLine(read.children);
+  if (read === undefined) return linePosition(session, lockPath, name, lockName);
+  const line = sortLine(read.children, lockName);
   if (line.length === 1 && line[0] === name) return { kind: "first", token: read.stat.pzxid, version: 0, readAt: sentAt };
   const index = line.indexOf(name);
-  if (index <= 0) return linePosition(session, lockPath, name);
+  if (index <= 0) return linePosition(session, lockPath, name, lockName);
   return { kind: "behind", predecessor: line[index - 1] as string, first: line[0] as string };
 }

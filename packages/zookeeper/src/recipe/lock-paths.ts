@@ -1,16 +1,7 @@
 /** Curator's lock name: `InterProcessMutex` nodes are `_c_<uuid>-lock-<10-digit sequence>` (protected mode). */
 export const LOCK_NAME = "lock-";
 
-/** The znode under which every lock path lives. */
-export function locksRoot(chroot: string): string {
-  return `${chroot}/locks`;
-}
-
-/** The Curator lock path of `key`: the key as one URI-encoded path segment ("." and ".." spelled out, as ZooKeeper refuses them). */
-export function lockPath(chroot: string, key: string): string {
-  return `${locksRoot(chroot)}/${encodeSegment(key)}`;
-}
-
+/** A key as one URI-encoded path segment ("." and ".." spelled out, as ZooKeeper refuses them). */
 export function encodeSegment(name: string): string {
   const encoded = encodeURIComponent(name);
   return encoded === "." || encoded === ".." ? encoded.replaceAll(".", "%2E") : encoded;
@@ -51,6 +42,6 @@ export function sortLine(children: readonly string[], lockName = LOCK_NAME): str
 export const ATTEMPT_TAG = "try";
 
 /** How many of a sorted line's nodes after the first are waiters (all but attempts). */
-export function waitersBehind(line: readonly string[]): number {
-  return line.slice(1).filter((name) => !name.includes(`-${ATTEMPT_TAG}-${LOCK_NAME}`)).length;
+export function waitersBehind(line: readonly string[], lockName = LOCK_NAME): number {
+  return line.slice(1).filter((name) => !name.includes(`-${ATTEMPT_TAG}-${lockName}`)).length;
 }

@@ -1,9 +1,10 @@
 import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
 import { deleteNode, writeNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
+import type { LatchHold } from "../leases/latch-holds.js";
+import { heldLatch } from "./held-latch.js";
 import { encodeHoldRecord, type HoldRecord, ownerDigest } from "./hold-record.js";
 import type { LockContext } from "./lock-context.js";
-import { lockPath } from "./lock-paths.js";
 import { readHolder } from "./read-holder.js";
 
 /** The answer `LockDriver.release` gives. */
@@ -18,11 +19,16 @@ const ATTEMPTS = 8;
 /**
  * Drops one level of the owner's hold, on the node's version: the count − 1, or the node deleted at 0 (which wakes the
  * one waiter watching it). A node this driver holds is written on the version it knows (one round trip); otherwise, or
- * when another writer changed it, the holder is read first.
+ * when another writer changed it, the holder is read first. A layout that never writes its nodes keeps the count here:
+ * only this driver can hold them.
  */
 export async function releaseHold(context: LockContext, key: string, ownerSecret: string): Promise<Released> {
   const owner = ownerDigest(ownerSecret);
   const own = context.held.get(key);
+  if (!context.layout.writesNodes) {
+    const hold = heldLatch(context, key, owner);
+    return hold === undefined ? NOT_HELD : releaseLatch(hold);
+  }
   if (own !== undefined && own.owner === owner) {
     const record = { holder: own.holder, owner, count: own.count, leaseMs: Math.max(1, Math.ceil(own.leaseEnd - performance.now())) };
     const done = await dropLevel(context, own.session, own.path, record, own.version).catch(unlessConflict);
@@ -34,7 +40,7 @@ export async function releaseHold(context: LockContext, key: string, ownerSecret
   }
   const session = await context.sessions.session();
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const holder = await readHolder(session, lockPath(context.chroot, key));
+    const holder = await readHolder(session, context.layout, key);
     if (holder?.record === undefined || holder.record.owner !== owner) return NOT_HELD;
     const done = await dropLevel(context, session, holder.path, holder.record, holder.stat.version).catch(unlessConflict);
     if (done === undefined) continue;
@@ -61,6 +67,25 @@ async function dropLevel(
   await deleteNode(session, path, version);
   context.held.left(session, path);
   return { held: true, holdCount: 0, version };
+}
+
+/** One level of a latch hold, whose count lives only in the driver that keeps it; at 0 its node is deleted. */
+async function releaseLatch({ node, held }: LatchHold): Promise<Released> {
+  if (node.count > 1) {
+    const holdCount = node.count - 1;
+    held.written(node, node.version, holdCount, node.leaseEnd);
+    return { held: true, holdCount };
+  }
+  try {
+    await deleteNode(node.session, node.path, node.version);
+  } catch (error) {
+    if (!isZkError(error, ZK_ERROR.noNode)) throw error;
+    held.delete(node);
+    return NOT_HELD;
+  }
+  held.delete(node);
+  held.left(node.session, node.path);
+  return { held: true, holdCount: 0 };
 }
 
 /** A node changed (BAD_VERSION) or went (NO_NODE) under a write: read again. */

@@ -3,11 +3,13 @@ import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
 import { deleteNode, readNode, writeNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import type { HeldNode } from "../leases/held-node.js";
+import { latchHoldOf, shareLatchHold } from "../leases/latch-holds.js";
 import { decodeHoldRecord, encodeHoldRecord, ownerDigest, zxidOf } from "./hold-record.js";
 import { joinLine } from "./join-line.js";
 import { joinedPosition, type LinePosition } from "./line-position.js";
 import type { LockContext } from "./lock-context.js";
-import { ATTEMPT_TAG, lockPath } from "./lock-paths.js";
+import { lockPath } from "./lock-layout.js";
+import { ATTEMPT_TAG } from "./lock-paths.js";
 
 /** A request's node waiting in line behind `predecessor`. */
 export interface InLine {
@@ -39,12 +41,13 @@ export async function takeHold(context: LockContext, request: DriverAcquireReque
     const granted = await reenterOwn(context, own, request.ttlMs);
     if (granted !== undefined) return { granted };
   }
-  const path = lockPath(context.chroot, request.key);
+  const { lockName } = context.layout;
+  const path = lockPath(context.layout, request.key);
   const data = encodeHoldRecord({ holder: request.holder, owner, count: 1, leaseMs: request.ttlMs });
-  const joined = await joinLine(session, path, data, attempt ? ATTEMPT_TAG : undefined);
+  const joined = await joinLine(session, path, data, attempt ? ATTEMPT_TAG : undefined, lockName);
   const { name } = joined;
   try {
-    return await decide(context, session, request, owner, path, name, await joinedPosition(session, path, joined));
+    return await decide(context, session, request, owner, path, name, await joinedPosition(session, path, joined, lockName));
   } catch (error) {
     await withdraw(context, session, `${path}/${name}`);
     throw error;
@@ -64,7 +67,10 @@ async function decide(
   if (position.kind === "gone") throw new Error(`ZooKeeper node ${path}/${name} vanished right after it was created`);
   let retryAfterMs = session.timeoutMs;
   if (request.freshOwner !== true) {
-    const reentered = await reenterElsewhere(session, `${path}/${position.first}`, owner, request.ttlMs);
+    const firstPath = `${path}/${position.first}`;
+    const reentered = context.layout.writesNodes
+      ? await reenterElsewhere(session, firstPath, owner, request.ttlMs)
+      : (reenterLatchHere(context, path, firstPath, owner, request.ttlMs) ?? (await leaseAhead(session, firstPath)));
     if (reentered !== undefined && "granted" in reentered) {
       await withdraw(context, session, `${path}/${name}`);
       return reentered;
@@ -96,13 +102,21 @@ export function grantFirst(
     leaseEnd: performance.now() + request.ttlMs,
   };
   context.held.add(node);
+  if (!context.layout.writesNodes) shareLatchHold(context.ensemble, nodePath.slice(0, nodePath.lastIndexOf("/")), { node, held: context.held });
   return { acquired: true, fencingToken: token, holdCount: 1, ttlMs: request.ttlMs, grantedAt: position.readAt, lost: session.lost };
 }
 
-/** Re-entry of a node this driver holds: count + 1, the lease at the larger of what is left and `ttlMs`. */
+/**
+ * Re-entry of a node this driver holds: count + 1, the lease at the larger of what is left and `ttlMs`. Written on the
+ * node's version, or (a layout that never writes its nodes) kept here alone: nobody else can re-enter it then.
+ */
 async function reenterOwn(context: LockContext, node: HeldNode, ttlMs: number): Promise<DriverGranted | undefined> {
   const count = node.count + 1;
   const leaseMs = Math.max(ttlMs, Math.ceil(node.leaseEnd - performance.now()));
+  if (!context.layout.writesNodes) {
+    context.held.written(node, node.version, count, performance.now() + leaseMs);
+    return { acquired: true, fencingToken: node.token, holdCount: count, ttlMs: leaseMs, lost: node.session.lost };
+  }
   const data = encodeHoldRecord({ holder: node.holder, owner: node.owner, count, leaseMs });
   try {
     const stat = await writeNode(node.session, node.path, data, node.version);
@@ -141,6 +155,28 @@ async function reenterElsewhere(
     }
   }
   return undefined;
+}
+
+/**
+ * Re-entry of a latch node that another driver of this process holds for the same owner: count + 1 there, where the
+ * count and lease of a node nobody writes live.
+ */
+function reenterLatchHere(context: LockContext, lockPath: string, firstPath: string, owner: string, ttlMs: number): { granted: DriverGranted } | undefined {
+  const hold = latchHoldOf(context.ensemble, lockPath, owner);
+  if (hold === undefined || hold.node.path !== firstPath) return undefined;
+  const { node, held } = hold;
+  const leaseMs = Math.max(ttlMs, Math.ceil(node.leaseEnd - performance.now()));
+  held.written(node, node.version, node.count + 1, performance.now() + leaseMs);
+  return { granted: { acquired: true, fencingToken: node.token, holdCount: node.count, ttlMs: leaseMs, lost: node.session.lost } };
+}
+
+/**
+ * Where nodes are never written after their create (a leader latch), the same owner in another process cannot re-enter:
+ * it waits like anyone else, told the lease of the node ahead (as its create wrote it) as when to look again.
+ */
+async function leaseAhead(session: ZooKeeperSession, firstPath: string): Promise<{ retryAfterMs: number } | undefined> {
+  const record = decodeHoldRecord((await readNode(session, firstPath))?.data);
+  return record === undefined ? undefined : { retryAfterMs: record.leaseMs };
 }
 
 /**

@@ -26,7 +26,7 @@ async function waitInLine(context: LockContext, request: DriverAcquireRequest, i
   const { session, lockPath, name } = inLine;
   const nodePath = `${lockPath}/${name}`;
   try {
-    const position = await waitUntilFirst(session, lockPath, name, inLine.predecessor, signal);
+    const position = await waitUntilFirst(session, lockPath, name, inLine.predecessor, signal, context.layout.lockName);
     if (position.kind === "gone") return undefined;
     return grantFirst(context, session, request, ownerDigest(request.ownerSecret), nodePath, position);
   } catch (error) {

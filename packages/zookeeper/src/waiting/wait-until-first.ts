@@ -1,5 +1,6 @@
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { type LinePosition, linePosition } from "../recipe/line-position.js";
+import { LOCK_NAME } from "../recipe/lock-paths.js";
 import { predecessorGone } from "./predecessor-gone.js";
 
 /** How long a waiter trusts its watch before it reads its line again anyway. */
@@ -15,12 +16,13 @@ export async function waitUntilFirst(
   name: string,
   predecessor: string,
   signal: AbortSignal,
+  lockName = LOCK_NAME,
 ): Promise<Exclude<LinePosition, { kind: "behind" }>> {
   let ahead = predecessor;
   for (;;) {
     await predecessorGone(session, `${linePath}/${ahead}`, signal, RECHECK_MS);
     signal.throwIfAborted();
-    const position = await linePosition(session, linePath, name);
+    const position = await linePosition(session, linePath, name, lockName);
     if (position.kind !== "behind") return position;
     ahead = position.predecessor;
   }

@@ -54,3 +54,9 @@ export function maxConcurrent(holds: readonly WitnessedHold[]): number {
   }
   return most;
 }
+
+/** What a run's witness shows: holds per side, pairs that overlapped, hand-overs between the sides, the most at once. */
+export function witnessCounts(holds: readonly WitnessedHold[]) {
+  const distlock = holds.filter((hold) => hold.side === "distlock").length;
+  return { curator: holds.length - distlock, distlock, overlaps: overlaps(holds), handovers: handovers(holds), maxConcurrent: maxConcurrent(holds) };
+}

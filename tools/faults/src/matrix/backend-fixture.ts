@@ -16,6 +16,7 @@ import {
   startRedisGroup,
   startRedisSentinelSet,
   startZooKeeper,
+  startZooKeeperEnsemble,
 } from "@distlock/test-servers";
 import type { FenceKind } from "../fence/fenced-resource.js";
 import type { FaultName } from "./fault-name.js";
@@ -37,6 +38,7 @@ export const BACKEND_NAMES = [
   "nats",
   "nats-cluster",
   "zookeeper",
+  "zookeeper-ensemble",
   "dynamodb",
 ] as const;
 
@@ -54,7 +56,7 @@ export interface BackendFixture extends AsyncDisposable {
   readonly restartable?: readonly ManagedServer[];
   /** The independent masters of Redlock. */
   readonly nodes?: readonly RedisServer[];
-  /** What `leader-loss` kills and starts again: the server that leads now (etcd's leader, the NATS bucket's stream leader). */
+  /** What `leader-loss` kills and starts again: the server that leads now (etcd's leader, the NATS bucket's stream leader, the ZooKeeper ensemble's leader). */
   readonly leader?: () => Promise<ManagedServer>;
   /** The master, replica and Sentinels behind a `redis+sentinel://` URL, and the replica acknowledgements workers wait for. */
   readonly sentinel?: { readonly servers: RedisSentinelSet; readonly waitForReplicas: number };
@@ -99,6 +101,7 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   nats: SERVER_FAULTS,
   "nats-cluster": [...PROCESS_FAULTS, "leader-loss"],
   zookeeper: SERVER_FAULTS,
+  "zookeeper-ensemble": [...PROCESS_FAULTS, "leader-loss"],
   // dynalite keeps its tables in memory (a restart loses them all), and its endpoint is a URL parameter, not a host.
   dynamodb: PROCESS_FAULTS,
 });
@@ -288,6 +291,13 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
       // The session timeout is the backend's shortest lease (its README): the holds' TTL.
       const url = `${server.url}/faults?sessionTimeoutMs=2000`;
       return fixture({ backend, url, backendModule, ttlMs: 2_000, fence: "redis", restartable: [server], restartDownMs: 300, close: () => server.close() });
+    }
+    case "zookeeper-ensemble": {
+      const ensemble = await startZooKeeperEnsemble(3);
+      const backendModule = useBackendModule("@distlock/zookeeper");
+      const url = `${ensemble.url}/faults?sessionTimeoutMs=2000`;
+      const leader = () => ensemble.leader();
+      return fixture({ backend, url, backendModule, ttlMs: 2_000, fence: "redis", leader, restartDownMs: 1_000, close: () => ensemble.close() });
     }
     case "dynamodb": {
       const server = await startDynalite();
