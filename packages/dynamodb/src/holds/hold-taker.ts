@@ -60,7 +60,7 @@ export class HoldTaker {
     }
     const head = item?.line[0];
     const lineWaitMs = head === undefined || head.id === placeId ? 0 : Math.max(1, this.#places.untilLapse(head));
-    const holdWaitMs = held === undefined ? 0 : this.#observations.untilTakeover(this.#observations.see(key, (item as LockItem).recordVersion, held.leaseMs));
+    const holdWaitMs = this.untilTakeover(key, item);
     const waits = [lineWaitMs, holdWaitMs].filter((ms) => ms > 0);
     if (waits.length > 0) return { refused: { acquired: false, retryAfterMs: Math.ceil(Math.min(...waits)) } };
     if (item === undefined || held === undefined) {
@@ -68,6 +68,17 @@ export class HoldTaker {
       return { write: lockWrites.takeFree(newHold(request), placeId) };
     }
     return { write: lockWrites.takeOver(newHold(request), item.recordVersion, placeId) };
+  }
+
+  /**
+   * Milliseconds until the hold `item` shows may be taken over (0 when free or once it may), counted from this
+   * process's first sighting of its version: waiters behind the head call it on every read too, so the head that
+   * follows a dead one does not start the count afresh.
+   */
+  untilTakeover(key: string, item: LockItem | undefined): number {
+    const held = item?.hold;
+    if (item === undefined || held === undefined) return 0;
+    return this.#observations.untilTakeover(this.#observations.see(key, item.recordVersion, held.leaseMs));
   }
 
   /** Takes the head's place out of the line when it has lapsed on this process's clock: whether it wrote (read again then). */

@@ -109,9 +109,10 @@ export class LineWaiter {
       if ("refused" in step) return { wakeInMs: step.refused.retryAfterMs };
       return { written: this.#table.write(key, step.write) };
     }
-    const head = item.line[0] as NonNullable<LockItem["line"][0]>;
-    const lapseInMs = this.#places.untilLapse(head);
-    if (lapseInMs > 0) return { wakeInMs: lapseInMs };
+    // Every lease ahead is timed on every read, so a waiter that moves up behind a dead hold or place has counted it already.
+    this.#taker.untilTakeover(key, item);
+    const [headLapseInMs = 0] = item.line.slice(0, index).map((place) => this.#places.untilLapse(place));
+    if (headLapseInMs > 0) return { wakeInMs: headLapseInMs };
     return { written: this.#taker.dropLapsedHead(key, item).then(() => undefined) };
   }
 
