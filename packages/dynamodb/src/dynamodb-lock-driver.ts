@@ -68,9 +68,9 @@ export class DynamoDbLockDriver implements LockDriver {
     return this.#line.wait(this.#prefix + request.key, request, wait.signal);
   }
 
-  /** True while a waiter of this process stands in the key's line: a new owner then joins it instead of a refused attempt. */
+  /** True while a waiter of this process stands in the key's line, or did a moment ago: a new owner then joins it instead of a refused attempt. */
   isWatching(key: string): boolean {
-    return this.#line.isWaiting(this.#prefix + key);
+    return this.#line.isContended(this.#prefix + key);
   }
 
   renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {

@@ -7,6 +7,7 @@ import type { HoldTaker } from "../holds/hold-taker.js";
 import type { PlaceLeases } from "../leases/place-leases.js";
 import { lineWrites, MAX_LINE_PLACES } from "../table/line-writes.js";
 import type { LockItem } from "../table/lock-item.js";
+import { ContendedKeys } from "./contended-keys.js";
 import { PollDelay } from "./poll-delay.js";
 
 /** What one look at the item leaves a waiter to do: write (then look again at once), or sleep until `wakeInMs` has passed. */
@@ -25,8 +26,7 @@ export class LineWaiter {
   readonly #taker: HoldTaker;
   readonly #releaser: HoldReleaser;
   readonly #places: PlaceLeases;
-  /** How many waits of this process each key has. */
-  readonly #waiting = new Map<string, number>();
+  readonly #contended = new ContendedKeys();
   readonly #running = new Set<Promise<unknown>>();
 
   constructor(table: LockTable, taker: HoldTaker, releaser: HoldReleaser, places: PlaceLeases) {
@@ -36,9 +36,9 @@ export class LineWaiter {
     this.#places = places;
   }
 
-  /** Whether this process has a waiter in `key`'s line (the namespaced key): a new owner here then joins the line at once. */
-  isWaiting(key: string): boolean {
-    return this.#waiting.has(key);
+  /** Whether this process waits in `key`'s line (the namespaced key), or did a moment ago: a new owner here then joins the line at once. */
+  isContended(key: string): boolean {
+    return this.#contended.has(key);
   }
 
   /** Waits in `key`'s line until the key is granted, or rejects with `signal.reason` once it aborts, its place taken out. */
@@ -57,7 +57,7 @@ export class LineWaiter {
 
   async #wait(key: string, request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    this.#waiting.set(key, (this.#waiting.get(key) ?? 0) + 1);
+    this.#contended.enter(key);
     const placeId = randomUUID();
     const refreshEveryMs = request.ttlMs / 3;
     const delay = new PollDelay();
@@ -96,9 +96,7 @@ export class LineWaiter {
       if (signal.aborted) await this.#leave(key, placeId).catch(() => undefined);
       throw signal.aborted ? signal.reason : error;
     } finally {
-      const left = (this.#waiting.get(key) ?? 1) - 1;
-      if (left === 0) this.#waiting.delete(key);
-      else this.#waiting.set(key, left);
+      this.#contended.leave(key);
     }
   }
 
