@@ -14,12 +14,13 @@ describe("PollDelay", () => {
   it("starts short again each time the waiter moves up, however long it waited before", () => {
     const delay = new PollDelay();
     for (let i = 0; i < 10; i++) delay.next(3, MID);
-    expect(delay.next(2, MID)).toBe(3 * MIN_POLL_DELAY_MS);
+    expect(delay.next(2, MID)).toBe(2 * MIN_POLL_DELAY_MS);
     expect(delay.next(0, MID)).toBe(MIN_POLL_DELAY_MS);
   });
 
   it("sleeps longer the more places are ahead, never past the cap, jittered by half either way", () => {
-    expect(new PollDelay().next(9, MID)).toBe(10 * MIN_POLL_DELAY_MS);
+    expect(new PollDelay().next(1, MID)).toBe(MIN_POLL_DELAY_MS);
+    expect(new PollDelay().next(9, MID)).toBe(9 * MIN_POLL_DELAY_MS);
     expect(new PollDelay().next(999, 0.99)).toBe(MAX_POLL_DELAY_MS);
     expect(new PollDelay().next(0, 0)).toBe(MIN_POLL_DELAY_MS / 2);
   });

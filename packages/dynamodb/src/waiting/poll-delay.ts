@@ -6,8 +6,8 @@ export const MAX_POLL_DELAY_MS = 500;
 /**
  * How long a waiter in line sleeps before it reads the item again (DynamoDB cannot notify). The delay starts short
  * each time the waiter moves up, doubles while it does not, and grows with the places ahead of it: the head, which
- * takes the key as soon as it reads it free, polls most often, and a long line costs about MIN × the line's harmonic
- * number reads per millisecond instead of one read per waiter. Jittered by ±50 %, so waiters do not read in step.
+ * takes the key as soon as it reads it free, and the waiter next to it, which is the head as soon as that takes it,
+ * poll most often; a waiter k places back reads 1/k as often. Jittered by ±50 %, so waiters do not read in step.
  */
 export class PollDelay {
   #backoffMs = MIN_POLL_DELAY_MS;
@@ -17,6 +17,6 @@ export class PollDelay {
   next(ahead: number, random = Math.random()): number {
     this.#backoffMs = ahead < this.#ahead ? MIN_POLL_DELAY_MS : Math.min(this.#backoffMs * 2, MAX_POLL_DELAY_MS);
     this.#ahead = ahead;
-    return Math.min(MAX_POLL_DELAY_MS, this.#backoffMs * (1 + ahead) * (0.5 + random));
+    return Math.min(MAX_POLL_DELAY_MS, this.#backoffMs * Math.max(1, ahead) * (0.5 + random));
   }
 }
