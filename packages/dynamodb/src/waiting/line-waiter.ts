@@ -10,6 +10,12 @@ import type { LockItem } from "../table/lock-item.js";
 import { ContendedKeys } from "./contended-keys.js";
 import { PollDelay } from "./poll-delay.js";
 
+/**
+ * The shortest lease of a place, whatever the waiter's `ttlMs`: a place is refreshed every third of its lease, and a
+ * lease of a few milliseconds could not be kept alive by any waiter (nor would its refreshes leave time to read).
+ */
+const MIN_PLACE_LEASE_MS = 250;
+
 /** What one look at the item leaves a waiter to do: write (then look again at once), or sleep until `wakeInMs` has passed. */
 type Next = { readonly written: Promise<LockItem | undefined> } | { readonly wakeInMs: number };
 
@@ -59,11 +65,12 @@ export class LineWaiter {
     signal.throwIfAborted();
     this.#contended.enter(key);
     const placeId = randomUUID();
-    const refreshEveryMs = request.ttlMs / 3;
+    const placeLeaseMs = Math.max(request.ttlMs, MIN_PLACE_LEASE_MS);
+    const refreshEveryMs = placeLeaseMs / 3;
     const delay = new PollDelay();
     try {
       let placeWrittenAt = performance.now();
-      let item = await this.#table.write(key, lineWrites.join(placeId, request.ttlMs));
+      let item = await this.#table.write(key, lineWrites.join(placeId, placeLeaseMs));
       if (item === undefined) throw new Error(`the line of "${key}" is full (${MAX_LINE_PLACES} waiters); try again later`);
       for (;;) {
         signal.throwIfAborted();
@@ -72,7 +79,7 @@ export class LineWaiter {
         const sentAt = performance.now();
         if (index === -1) {
           // The place lapsed (this process stalled longer than its lease): back to the end of the line.
-          item = await this.#table.write(key, lineWrites.join(placeId, request.ttlMs));
+          item = await this.#table.write(key, lineWrites.join(placeId, placeLeaseMs));
           placeWrittenAt = sentAt;
           continue;
         }
