@@ -45,7 +45,10 @@ export const DYNAMODB_SCENARIOS: ScenarioGroup = {
           ratioOf: "acq/s",
           better: "higher",
           baseline: DISTLOCK.name,
-          notes: [DYNALITE_NOTE, "- no FIFO: waiters poll with backoff (5 ms doubling to 500 ms), so fairness is whoever polls first after a release"],
+          notes: [
+            DYNALITE_NOTE,
+            "- FIFO: waiters stand in a line in the key's item and poll (5 ms after moving up, doubling to 500 ms, times the places ahead); only the head takes the key",
+          ],
         })),
       ];
     } finally {

@@ -1,24 +1,35 @@
-import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, LockCapabilities, LockDriver, LockState } from "@distlock/core/driver";
+import type {
+  DriverAcquireRequest,
+  DriverGranted,
+  DriverRefused,
+  DriverRenewal,
+  DriverWait,
+  LockCapabilities,
+  LockDriver,
+  LockState,
+} from "@distlock/core/driver";
 import { LockTable } from "./connection/lock-table.js";
 import { HoldReleaser } from "./holds/hold-releaser.js";
 import { HoldRenewer } from "./holds/hold-renewer.js";
 import { HoldTaker } from "./holds/hold-taker.js";
 import { LeaseObservations } from "./leases/lease-observations.js";
+import { PlaceLeases } from "./leases/place-leases.js";
 import { HoldSetTaker } from "./multi-key/hold-set-taker.js";
 import type { ResolvedDynamoDbLockOptions } from "./options/dynamodb-lock-provider-options.js";
 import type { LockItem } from "./table/lock-item.js";
+import { LineWaiter } from "./waiting/line-waiter.js";
 
 /**
  * DynamoDB's `LockDriver`: one item per key, changed only by conditional writes on what was read. DynamoDB has no
  * clock a condition can use, so a lease is judged as AWS's DynamoDB Lock Client judges it (`LeaseObservations`).
- * DynamoDB cannot notify, so waiters poll (core's backoff, bounded by the takeover time); there is no line, so `fifo`
- * is false, and no semaphores (core's need a server-side line of waiters).
+ * Waiters stand in a line kept in the item (`LineWaiter`), so `fifo` is true; DynamoDB cannot notify, so they poll.
+ * No semaphores: core's need a line of permits that this item does not keep.
  */
 export class DynamoDbLockDriver implements LockDriver {
   readonly backend = "dynamodb";
   readonly capabilities: LockCapabilities = Object.freeze({
     fencing: true,
-    fifo: false,
+    fifo: true,
     serverClock: false,
     minTtlMs: 1,
     ttlGranularityMs: 1,
@@ -28,24 +39,38 @@ export class DynamoDbLockDriver implements LockDriver {
   readonly #prefix: string;
   readonly #table: LockTable;
   readonly #observations: LeaseObservations;
+  readonly #places: PlaceLeases;
   readonly #taker: HoldTaker;
   readonly #renewer: HoldRenewer;
   readonly #releaser: HoldReleaser;
   readonly #setTaker: HoldSetTaker;
+  readonly #line: LineWaiter;
 
   /** Opens nothing: the SDK connects on the first call. */
   constructor(options: ResolvedDynamoDbLockOptions) {
     this.#prefix = options.prefix;
     this.#table = new LockTable(options);
     this.#observations = new LeaseObservations(options);
-    this.#taker = new HoldTaker(this.#table, this.#observations);
+    this.#places = new PlaceLeases(options);
+    this.#taker = new HoldTaker(this.#table, this.#observations, this.#places);
     this.#renewer = new HoldRenewer(this.#table, this.#observations);
     this.#releaser = new HoldReleaser(this.#table, this.#observations);
     this.#setTaker = new HoldSetTaker(this.#table, this.#taker, this.#releaser);
+    this.#line = new LineWaiter(this.#table, this.#taker, this.#releaser, this.#places);
   }
 
   tryAcquire(request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused> {
     return this.#taker.take(this.#prefix + request.key, request);
+  }
+
+  /** Waits in the key's line (see `LineWaiter`). */
+  acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
+    return this.#line.wait(this.#prefix + request.key, request, wait.signal);
+  }
+
+  /** True while a waiter of this process stands in the key's line, or did a moment ago: a new owner then joins it instead of a refused attempt. */
+  isWatching(key: string): boolean {
+    return this.#line.isContended(this.#prefix + key);
   }
 
   renew(renewals: readonly DriverRenewal[]): Promise<boolean[]> {
@@ -83,8 +108,10 @@ export class DynamoDbLockDriver implements LockDriver {
     return this.#releaser.forceRelease(this.#prefix + key);
   }
 
-  close(): Promise<void> {
-    return this.#table.close();
+  /** Waits for the waits the provider has aborted to take their places out of line, then closes the client. */
+  async close(): Promise<void> {
+    await this.#line.waitsEnded();
+    await this.#table.close();
   }
 
   /**
@@ -102,7 +129,7 @@ export class DynamoDbLockDriver implements LockDriver {
       holdCount: hold.holdCount,
       fencingToken: item.fencingToken,
       ttlRemainingMs: this.#observations.leaseLeftMs(seen),
-      waiters: 0,
+      waiters: item.line.filter((place) => this.#places.untilLapse(place) > 0).length,
     };
   }
 }

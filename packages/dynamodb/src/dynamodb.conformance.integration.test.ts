@@ -9,7 +9,7 @@ afterAll(() => server.close());
 describeLockProvider({
   name: "dynamodb",
   create: () => new DynamoDbLockProvider({ url }),
-  capabilities: { fencing: true, fifo: false, listing: true, semaphore: false },
+  capabilities: { fencing: true, fifo: true, listing: true, semaphore: false },
   // Worker processes build their provider from this URL, after loading the backend module through DISTLOCK_BACKENDS.
   workerUrl: url,
   backendModule: "@distlock/dynamodb",

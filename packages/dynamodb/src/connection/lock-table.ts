@@ -7,7 +7,7 @@ import { missingTableError } from "./missing-table-error.js";
 import { retryThrottled } from "./retry-throttled.js";
 
 /** Every attribute but the owner secret: what `list` reads. */
-const PUBLIC_ATTRIBUTES = "#key, #holder, #count, #lease, #version, #token";
+const PUBLIC_ATTRIBUTES = "#key, #holder, #count, #lease, #version, #token, #line";
 
 /** The lock table through one client: consistent reads, conditional writes, each call bounded by `commandTimeoutMs`. */
 export class LockTable {

@@ -1,6 +1,8 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
 import type { LockTable } from "../connection/lock-table.js";
 import type { LeaseObservations } from "../leases/lease-observations.js";
+import type { PlaceLeases } from "../leases/place-leases.js";
+import { lineWrites } from "../table/line-writes.js";
 import type { LockItem } from "../table/lock-item.js";
 import { type LockWrite, lockWrites } from "../table/lock-writes.js";
 
@@ -12,16 +14,20 @@ export type TakeStep = { readonly write: LockWrite } | { readonly refused: Drive
 
 /**
  * One `tryAcquire`: take a free key, re-enter the owner's hold, or take over a hold whose record version stayed the
- * same for a whole lease on this process's clock; else refuse until that could happen. Each change is one conditional
- * write on what was read, so two writers never both succeed.
+ * same for a whole lease on this process's clock; else refuse until that could happen. Nobody overtakes the line: a
+ * direct attempt is refused while anyone waits in it (after taking out a head whose place lapsed), and a waiter takes
+ * the key only from the head of the line. Each change is one conditional write on what was read, so two writers never
+ * both succeed.
  */
 export class HoldTaker {
   readonly #table: LockTable;
   readonly #observations: LeaseObservations;
+  readonly #places: PlaceLeases;
 
-  constructor(table: LockTable, observations: LeaseObservations) {
+  constructor(table: LockTable, observations: LeaseObservations, places: PlaceLeases) {
     this.#table = table;
     this.#observations = observations;
+    this.#places = places;
   }
 
   async take(key: string, request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused> {
@@ -32,7 +38,9 @@ export class HoldTaker {
       if (taken !== undefined) return this.granted(key, taken);
     }
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const step = this.step(key, request, await this.#table.read(key));
+      const item = await this.#table.read(key);
+      if (await this.dropLapsedHead(key, item)) continue;
+      const step = this.step(key, request, item);
       if ("refused" in step) return step.refused;
       const written = await this.#table.write(key, step.write);
       if (written !== undefined) return this.granted(key, written);
@@ -40,19 +48,45 @@ export class HoldTaker {
     return { acquired: false, retryAfterMs: 1 };
   }
 
-  /** The write that takes or re-enters `key` as `item` shows it, or the refusal while another owner's lease may run. */
-  step(key: string, request: DriverAcquireRequest, item: LockItem | undefined): TakeStep {
+  /**
+   * The write that takes or re-enters `key` as `item` shows it, or the refusal while another owner's lease may run or,
+   * for anyone but the owner re-entering, while another waiter heads the line. `placeId`: the caller's own place, which
+   * heads the line; its take leaves the line in the same write.
+   */
+  step(key: string, request: DriverAcquireRequest, item: LockItem | undefined, placeId?: string): TakeStep {
     const held = item?.hold;
+    if (held !== undefined && held.ownerSecret === request.ownerSecret) {
+      return { write: lockWrites.reenter(request.ownerSecret, (item as LockItem).recordVersion, Math.max(held.leaseMs, request.ttlMs)) };
+    }
+    const head = item?.line[0];
+    const lineWaitMs = head === undefined || head.id === placeId ? 0 : Math.max(1, this.#places.untilLapse(head));
+    const holdWaitMs = this.untilTakeover(key, item);
+    const waits = [lineWaitMs, holdWaitMs].filter((ms) => ms > 0);
+    if (waits.length > 0) return { refused: { acquired: false, retryAfterMs: Math.ceil(Math.min(...waits)) } };
     if (item === undefined || held === undefined) {
       this.#observations.forget(key);
-      return { write: lockWrites.takeFree(newHold(request)) };
+      return { write: lockWrites.takeFree(newHold(request), placeId) };
     }
-    if (held.ownerSecret === request.ownerSecret) {
-      return { write: lockWrites.reenter(request.ownerSecret, item.recordVersion, Math.max(held.leaseMs, request.ttlMs)) };
-    }
-    const waitMs = this.#observations.untilTakeover(this.#observations.see(key, item.recordVersion, held.leaseMs));
-    if (waitMs > 0) return { refused: { acquired: false, retryAfterMs: Math.ceil(waitMs) } };
-    return { write: lockWrites.takeOver(newHold(request), item.recordVersion) };
+    return { write: lockWrites.takeOver(newHold(request), item.recordVersion, placeId) };
+  }
+
+  /**
+   * Milliseconds until the hold `item` shows may be taken over (0 when free or once it may), counted from this
+   * process's first sighting of its version: waiters behind the head call it on every read too, so the head that
+   * follows a dead one does not start the count afresh.
+   */
+  untilTakeover(key: string, item: LockItem | undefined): number {
+    const held = item?.hold;
+    if (item === undefined || held === undefined) return 0;
+    return this.#observations.untilTakeover(this.#observations.see(key, item.recordVersion, held.leaseMs));
+  }
+
+  /** Takes the head's place out of the line when it has lapsed on this process's clock: whether it wrote (read again then). */
+  async dropLapsedHead(key: string, item: LockItem | undefined): Promise<boolean> {
+    const head = item?.line[0];
+    if (head === undefined || this.#places.untilLapse(head) > 0) return false;
+    await this.#table.writeOnly(key, lineWrites.dropLapsedHead(head));
+    return true;
   }
 
   /** The grant the written item shows; this process's own write is also a sighting of its version. */

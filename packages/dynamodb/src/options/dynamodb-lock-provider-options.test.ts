@@ -45,11 +45,11 @@ describe("dynamodb provider options", () => {
     expect(error.message).not.toContain("s3cr3t");
   });
 
-  it("claims fencing and listing, no server clock, no FIFO and no semaphores", async () => {
+  it("claims fencing, FIFO and listing, no server clock and no semaphores", async () => {
     const provider = new DynamoDbLockProvider({ url: URL });
     expect(provider.capabilities).toEqual({
       fencing: true,
-      fifo: false,
+      fifo: true,
       serverClock: false,
       minTtlMs: 1,
       ttlGranularityMs: 1,

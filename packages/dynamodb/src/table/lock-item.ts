@@ -5,7 +5,8 @@ export const KEY_ATTRIBUTE = "lockKey";
 
 /**
  * Placeholders of every attribute of a lock item, for expressions (`#owner` is `ownerSecret`). The item outlives its
- * holds: a free key keeps `lockKey`, `fencingToken` and `recordVersion`, and loses the hold's other attributes.
+ * holds: a free key keeps `lockKey`, `fencingToken`, `recordVersion` and `line`, and loses the hold's other attributes.
+ * A place in `line` is a map of `placeId`, `leaseMs` and its own `recordVersion` (the same placeholders reach them).
  */
 export const LOCK_ATTRIBUTE_NAMES: Readonly<Record<string, string>> = Object.freeze({
   "#key": KEY_ATTRIBUTE,
@@ -15,6 +16,8 @@ export const LOCK_ATTRIBUTE_NAMES: Readonly<Record<string, string>> = Object.fre
   "#lease": "leaseMs",
   "#version": "recordVersion",
   "#token": "fencingToken",
+  "#line": "line",
+  "#place": "placeId",
 });
 
 /** A lock item as read: the hold's attributes are absent while the key is free. */
@@ -23,6 +26,16 @@ export interface LockItem {
   readonly fencingToken: bigint;
   readonly recordVersion: string;
   readonly hold: LockItemHold | undefined;
+  /** The waiters' places, first come first: only the head may take the key (see `LineWaiter`). */
+  readonly line: readonly LinePlace[];
+}
+
+/** One waiter's place in line, leased like a hold: its version changes on every refresh, so a dead waiter's place lapses. */
+export interface LinePlace {
+  /** Random per wait; not the owner secret, so reading the line reveals no credential. */
+  readonly id: string;
+  readonly leaseMs: number;
+  readonly version: string;
 }
 
 /** The attributes of a live hold. */
@@ -46,5 +59,11 @@ export function lockItemFrom(attributes: Record<string, AttributeValue>): LockIt
       holder === undefined || holdCount === undefined || leaseMs === undefined
         ? undefined
         : { ownerSecret: attributes.ownerSecret?.S, holder, holdCount: Number(holdCount), leaseMs: Number(leaseMs) },
+    line: (attributes.line?.L ?? []).map(linePlaceFrom),
   };
+}
+
+function linePlaceFrom(value: AttributeValue): LinePlace {
+  const place = value.M ?? {};
+  return { id: place.placeId?.S ?? "", leaseMs: Number(place.leaseMs?.N ?? "0"), version: place.recordVersion?.S ?? "" };
 }

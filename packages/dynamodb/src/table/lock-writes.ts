@@ -24,7 +24,12 @@ const freshVersion = (): AttributeValue => text(randomUUID());
 const TAKE = "SET #owner = :owner, #holder = :holder, #count = :one, #lease = :lease, #version = :version, #token = if_not_exists(#token, :zero) + :one";
 const FREE = "REMOVE #owner, #holder, #count, #lease SET #version = :version";
 
-function take(hold: NewHold, condition: string, extra: Record<string, AttributeValue> = {}): LockWrite {
+/**
+ * A fresh hold is written only by the line's head, which leaves the line in the same write, or, by a direct attempt,
+ * while nobody waits: so nobody overtakes the line.
+ */
+function take(hold: NewHold, condition: string, placeId: string | undefined, extra: Record<string, AttributeValue> = {}): LockWrite {
+  const line = placeId === undefined ? "attribute_not_exists(#line[0])" : "#line[0].#place = :place";
   const values = {
     ":owner": text(hold.ownerSecret),
     ":holder": text(hold.holder),
@@ -33,16 +38,20 @@ function take(hold: NewHold, condition: string, extra: Record<string, AttributeV
     ":lease": number(hold.leaseMs),
     ":version": freshVersion(),
     ...extra,
+    ...(placeId === undefined ? {} : { ":place": text(placeId) }),
   };
-  return { update: TAKE, condition, values };
+  return { update: placeId === undefined ? TAKE : `${TAKE} REMOVE #line[0]`, condition: `${condition} AND ${line}`, values };
 }
 
 /** The conditional writes of a lock item, each one atomic on the server. */
 export const lockWrites = {
-  /** Takes a free key (no item yet, or one whose hold was released), drawing the next fencing token. */
-  takeFree: (hold: NewHold): LockWrite => take(hold, "attribute_not_exists(#owner)"),
-  /** Takes over a hold whose record version stayed `seenVersion` for a whole lease, drawing the next fencing token. */
-  takeOver: (hold: NewHold, seenVersion: string): LockWrite => take(hold, "#version = :seen", { ":seen": text(seenVersion) }),
+  /**
+   * Takes a free key (no item yet, or one whose hold was released), drawing the next fencing token: with `placeId`, as
+   * the head of the line, which it leaves; without, only while the line is empty.
+   */
+  takeFree: (hold: NewHold, placeId?: string): LockWrite => take(hold, "attribute_not_exists(#owner)", placeId),
+  /** Takes over a hold whose record version stayed `seenVersion` for a whole lease, drawing the next fencing token (`placeId` as in `takeFree`). */
+  takeOver: (hold: NewHold, seenVersion: string, placeId?: string): LockWrite => take(hold, "#version = :seen", placeId, { ":seen": text(seenVersion) }),
   /** One more level of the owner's hold, as it was read (`seenVersion`), with the lease at `leaseMs` from now. */
   reenter: (ownerSecret: string, seenVersion: string, leaseMs: number): LockWrite => ({
     update: "SET #count = #count + :one, #lease = :lease, #version = :version",
