@@ -1,7 +1,7 @@
 import { deleteIfAt, writeIfAt } from "./conditional-writes.js";
 import { type HoldContext, type HoldState, MAX_WRITE_RACES, readHold } from "./hold-context.js";
 import { grantToken, grantValue, type HoldRecord, markerValue, rewriteValue } from "./hold-record.js";
-import { type KeyVersion, leaseVersionOf, newWriteId } from "./key-version.js";
+import { leaseVersionOf } from "./key-version.js";
 
 /** The one write a hold operation makes: a fresh grant, a rewrite of the hold read (same token), or a delete. */
 export type HoldWrite =
@@ -52,24 +52,22 @@ export async function changeHold<T>(
 
 /** Makes `write` over `state`'s latest write; what it stored, remembered as this process's last write of the key, or undefined. */
 async function store(context: HoldContext, bucketKey: string, write: HoldWrite, state: HoldState): Promise<StoredHold | undefined> {
-  const writeId = newWriteId();
   if (write.kind === "delete") {
-    const deleted = await deleteIfAt(context, bucketKey, markerValue(state.lastToken, writeId), state.version);
+    const deleted = await deleteIfAt(context, bucketKey, markerValue(state.lastToken), state.version);
     if (deleted === undefined) return undefined;
     context.observations.forget(bucketKey);
-    context.ownWrites.wrote(bucketKey, { revision: deleted, writeId }, undefined);
-    return { revision: deleted, record: undefined };
+    context.ownWrites.wrote(bucketKey, deleted, undefined);
+    return { revision: deleted.revision, record: undefined };
   }
   const token = grantToken(state.version.revision, state.lastToken);
-  const value = write.kind === "grant" ? grantValue(write.secret, write.holder, write.leaseMs, token, writeId) : rewriteValue(write.record, write, writeId);
+  const value = write.kind === "grant" ? grantValue(write.secret, write.holder, write.leaseMs, token) : rewriteValue(write.record, write);
   const written = await writeIfAt(context, bucketKey, value, state.version);
   if (written === undefined) return undefined;
-  const version: KeyVersion = { revision: written, writeId };
-  context.observations.seen(bucketKey, leaseVersionOf(version));
+  context.observations.seen(bucketKey, leaseVersionOf(written));
   const record: HoldRecord =
     write.kind === "grant"
       ? { secret: write.secret, holder: write.holder, holdCount: 1, leaseMs: write.leaseMs, fencingToken: token }
       : { ...write.record, holdCount: write.holdCount, leaseMs: write.leaseMs };
-  context.ownWrites.wrote(bucketKey, version, record);
-  return { revision: written, record };
+  context.ownWrites.wrote(bucketKey, written, record);
+  return { revision: written.revision, record };
 }

@@ -1,8 +1,8 @@
 import { JetStreamApiCodes, JetStreamApiError, type JetStreamClient, type PubAck } from "@nats-io/jetstream";
-import type { KV } from "@nats-io/kv";
+import type { KV, KvEntry } from "@nats-io/kv";
 import { headers } from "@nats-io/transport-node";
 import { ATTEMPT_TIMEOUT_MS, retryRequest } from "../connection/retry-request.js";
-import { type KeyVersion, versionOf } from "./key-version.js";
+import { changedFrom, type KeyVersion, newWriteId, stampedValue, versionOf } from "./key-version.js";
 
 /** Where conditional writes go: the bucket's stream, through the JetStream client. */
 export interface WriteTarget {
@@ -13,12 +13,6 @@ export interface WriteTarget {
   readonly attemptKv: KV;
   /** Bound on every read and write, all its tries together. */
   readonly commandTimeoutMs: number;
-}
-
-/** One write: the value to store, and the fresh write id it carries as `n`. */
-export interface StampedValue {
-  readonly value: string;
-  readonly writeId: string;
 }
 
 /** True for JetStream's refusal of a write whose expected last revision of the key is not the key's latest. */
@@ -45,8 +39,8 @@ function changeIdOf(bucketKey: string, from: KeyVersion, generation: number): st
 }
 
 /**
- * Publishes a write of `bucketKey` that JetStream stores only if `from` is still the key's latest write; resolves with
- * the new revision, or undefined when another write came first.
+ * Publishes `record`, stamped with a fresh write id, as a write of `bucketKey` that JetStream stores only if `from` is
+ * still the key's latest write; resolves with the new version, or undefined when another write came first.
  *
  * Two guards, because one is not enough on a cluster: `Nats-Expected-Last-Subject-Sequence`, which nats-server 2.9
  * checks against the writes it has applied but not against those still being replicated (two writes on the same
@@ -57,31 +51,40 @@ function changeIdOf(bucketKey: string, from: KeyVersion, generation: number): st
  * The id names the write changed from by its write id, not by its revision: after its leader is killed, nats-server
  * 2.9.10's replicas can number the same messages differently, so a revision comes back as the number of another write.
  * And a leader's duplicate window can keep the id of a message that its stream no longer has (a write of the killed
- * leader's term that the new term dropped): such a duplicate answer, whose message is not a later write of the key, is
- * no write that came first, and the change is sent again under the next id (`MAX_CHANGE_IDS`); without that, every
- * writer of the key would be refused until the window (2 min) forgot the id.
+ * leader's term that the new term dropped): a duplicate answer whose message is not a change from `from` (every value
+ * names the write it changed) is no write that came first, and the change is sent again under the next id
+ * (`MAX_CHANGE_IDS`); without that, every writer of the key would be refused until the window (2 min) forgot the id.
  *
  * A try that got no answer is sent again (same id); a resent write answered `duplicate` was stored if the message it
  * duplicates is this write.
  */
-async function publishIfAt(target: WriteTarget, bucketKey: string, write: StampedValue, from: KeyVersion, operation?: "DEL"): Promise<number | undefined> {
+async function publishIfAt(target: WriteTarget, bucketKey: string, record: object, from: KeyVersion, operation?: "DEL"): Promise<KeyVersion | undefined> {
+  const writeId = newWriteId();
+  const value = stampedValue(record, writeId, from);
   for (let generation = 0; generation < MAX_CHANGE_IDS; generation++) {
-    const sent = await publishTries(target, bucketKey, write, from, changeIdOf(bucketKey, from, generation), operation);
+    const sent = await publishTries(target, bucketKey, value, from, changeIdOf(bucketKey, from, generation), operation);
     if (sent === undefined) return undefined;
     const { ack, resent } = sent;
-    if (!ack.duplicate) return ack.seq;
+    if (!ack.duplicate) return { revision: ack.seq, writeId };
     const duplicated = await retryRequest(target.commandTimeoutMs, () => target.attemptKv.get(bucketKey, { revision: ack.seq }));
-    if (resent && versionOf(duplicated).writeId === write.writeId) return ack.seq;
-    if (duplicated !== null && ack.seq > from.revision) return undefined;
+    if (resent && versionOf(duplicated).writeId === writeId) return { revision: ack.seq, writeId };
+    if (isChangeFrom(duplicated, from, ack.seq)) return undefined;
   }
   return undefined;
+}
+
+/** Whether `duplicated`, stored as `revision`, is a change from `from`: a write that came first. */
+function isChangeFrom(duplicated: KvEntry | null, from: KeyVersion, revision: number): boolean {
+  if (duplicated === null) return false;
+  // A value written before write ids does not say what it changed: any later write of the key came first.
+  return from.writeId === "" ? revision > from.revision : changedFrom(duplicated) === from.writeId;
 }
 
 /** Sends the write under `msgID` until it is answered; undefined when the key's latest revision is not `from`'s. */
 async function publishTries(
   target: WriteTarget,
   bucketKey: string,
-  write: StampedValue,
+  value: string,
   from: KeyVersion,
   msgID: string,
   operation?: "DEL",
@@ -92,7 +95,7 @@ async function publishTries(
   return retryRequest(target.commandTimeoutMs, async (again) => {
     resent = again;
     try {
-      const ack = await target.js.publish(`$KV.${target.bucket}.${bucketKey}`, write.value, {
+      const ack = await target.js.publish(`$KV.${target.bucket}.${bucketKey}`, value, {
         msgID,
         expect: { lastSubjectSequence: from.revision },
         headers: extra,
@@ -106,15 +109,15 @@ async function publishTries(
   });
 }
 
-/** Writes `write` under `bucketKey` if `from` is still its latest write; the new revision, or undefined when another write came first. */
-export function writeIfAt(target: WriteTarget, bucketKey: string, write: StampedValue, from: KeyVersion): Promise<number | undefined> {
-  return publishIfAt(target, bucketKey, write, from);
+/** Writes `record` under `bucketKey` if `from` is still its latest write; the new version, or undefined when another write came first. */
+export function writeIfAt(target: WriteTarget, bucketKey: string, record: object, from: KeyVersion): Promise<KeyVersion | undefined> {
+  return publishIfAt(target, bucketKey, record, from);
 }
 
 /**
  * Deletes `bucketKey` if `from` is still its latest write, with a delete marker (which keeps the revision count going)
- * whose value is `write`: its revision, or undefined when another write came first.
+ * whose value is `record`: its version, or undefined when another write came first.
  */
-export function deleteIfAt(target: WriteTarget, bucketKey: string, write: StampedValue, from: KeyVersion): Promise<number | undefined> {
-  return publishIfAt(target, bucketKey, write, from, "DEL");
+export function deleteIfAt(target: WriteTarget, bucketKey: string, record: object, from: KeyVersion): Promise<KeyVersion | undefined> {
+  return publishIfAt(target, bucketKey, record, from, "DEL");
 }

@@ -1,5 +1,4 @@
 import type { KvEntry } from "@nats-io/kv";
-import type { StampedValue } from "./conditional-writes.js";
 
 /**
  * What a held key's bucket entry stores. The entry's write id is the record version of the lease scheme: every write
@@ -18,9 +17,8 @@ export interface HoldRecord {
   readonly fencingToken: bigint;
 }
 
-/** The serialised record, with short field names: `n` the write id, `f` the token (absent only in older grants, whose token is their revision). */
+/** The serialised record, with short field names: `f` the token (absent only in older grants, whose token is their revision). */
 interface WireRecord {
-  readonly n: string;
   readonly s: string;
   readonly h: string;
   readonly c: number;
@@ -28,9 +26,8 @@ interface WireRecord {
   readonly f?: string;
 }
 
-/** What a release leaves: a delete marker with its write id and the token of the hold it ended. */
+/** What a release leaves: a delete marker with the token of the hold it ended. */
 interface WireMarker {
-  readonly n: string;
   readonly f?: string;
 }
 
@@ -46,21 +43,18 @@ export function grantToken(revision: number, previous: bigint): bigint {
 }
 
 /** The record a fresh grant writes, with its token. */
-export function grantValue(secret: string, holder: string, leaseMs: number, token: bigint, writeId: string): StampedValue {
-  const wire: WireRecord = { n: writeId, s: secret, h: holder, c: 1, t: leaseMs, f: String(token) };
-  return { value: JSON.stringify(wire), writeId };
+export function grantValue(secret: string, holder: string, leaseMs: number, token: bigint): WireRecord {
+  return { s: secret, h: holder, c: 1, t: leaseMs, f: String(token) };
 }
 
 /** The record a re-entry or renewal writes over `record`: the same token, carried explicitly. */
-export function rewriteValue(record: HoldRecord, changes: Pick<HoldRecord, "holdCount" | "leaseMs">, writeId: string): StampedValue {
-  const wire: WireRecord = { n: writeId, s: record.secret, h: record.holder, c: changes.holdCount, t: changes.leaseMs, f: String(record.fencingToken) };
-  return { value: JSON.stringify(wire), writeId };
+export function rewriteValue(record: HoldRecord, changes: Pick<HoldRecord, "holdCount" | "leaseMs">): WireRecord {
+  return { s: record.secret, h: record.holder, c: changes.holdCount, t: changes.leaseMs, f: String(record.fencingToken) };
 }
 
 /** The delete marker's value for a release of the hold with `token`. */
-export function markerValue(token: bigint, writeId: string): StampedValue {
-  const wire: WireMarker = { n: writeId, f: String(token) };
-  return { value: JSON.stringify(wire), writeId };
+export function markerValue(token: bigint): WireMarker {
+  return { f: String(token) };
 }
 
 /** The hold an entry shows, or undefined when the key is free (never written, deleted, or not a hold record). */

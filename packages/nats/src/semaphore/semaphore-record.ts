@@ -1,5 +1,4 @@
 import type { KvEntry } from "@nats-io/kv";
-import type { StampedValue } from "../holds/conditional-writes.js";
 import { lastTokenOf } from "../holds/hold-record.js";
 
 /** An entry of a semaphore record: a grant of permits, or a place in its line. */
@@ -33,9 +32,8 @@ interface WireEntry {
   readonly f?: string;
 }
 
-/** `n` is the write id; `m` the highest token the semaphore gave, released grants' included. */
+/** `m` is the highest token the semaphore gave, released grants' included. */
 interface WireRecord {
-  readonly n: string;
   readonly m: string;
   readonly p: number;
   readonly g: readonly WireEntry[];
@@ -79,12 +77,11 @@ function floorOf(wire: WireRecord): bigint {
 }
 
 /** The serialised record, a grant it adds given `addedToken` (`grantToken`), over a semaphore whose highest token was `lastToken`. */
-export function semaphoreValue(record: SemaphoreRecord, lastToken: bigint, addedToken: bigint, writeId: string): StampedValue {
+export function semaphoreValue(record: SemaphoreRecord, lastToken: bigint, addedToken: bigint): WireRecord {
   const adds = record.grants.some((grant) => grant.fencingToken === undefined);
   const grants = record.grants.map((grant) => (grant.fencingToken === undefined ? { ...grant, fencingToken: addedToken } : grant));
   const highest = adds ? addedToken : lastToken;
-  const wire: WireRecord = { n: writeId, m: String(highest), p: record.permits, g: grants.map(toWire), w: record.line.map(toWire) };
-  return { value: JSON.stringify(wire), writeId };
+  return { m: String(highest), p: record.permits, g: grants.map(toWire), w: record.line.map(toWire) };
 }
 
 function fromWire(wire: WireEntry, tokenIfMissing: bigint | undefined): PermitEntry {

@@ -1,7 +1,6 @@
 import { deleteIfAt, writeIfAt } from "../holds/conditional-writes.js";
 import type { HoldContext } from "../holds/hold-context.js";
 import { grantToken, markerValue } from "../holds/hold-record.js";
-import { newWriteId } from "../holds/key-version.js";
 import { isIdle, type LiveSemaphore, readLiveSemaphore } from "./live-semaphore.js";
 import { type SemaphoreRecord, semaphoreValue } from "./semaphore-record.js";
 
@@ -81,11 +80,10 @@ async function raceForRecord<T>(
     if (next === undefined) return answer(live.revision, addedToken);
     if (isIdle(next)) {
       if (!live.exists) return answer(live.revision, addedToken);
-      if ((await deleteIfAt(context, bucketKey, markerValue(live.lastToken, newWriteId()), live.version)) !== undefined)
-        return answer(live.revision, addedToken);
+      if ((await deleteIfAt(context, bucketKey, markerValue(live.lastToken), live.version)) !== undefined) return answer(live.revision, addedToken);
     } else {
-      const written = await writeIfAt(context, bucketKey, semaphoreValue(next, live.lastToken, addedToken, newWriteId()), live.version);
-      if (written !== undefined) return answer(written, addedToken);
+      const written = await writeIfAt(context, bucketKey, semaphoreValue(next, live.lastToken, addedToken), live.version);
+      if (written !== undefined) return answer(written.revision, addedToken);
     }
     await backOff(race);
   }
