@@ -54,7 +54,7 @@ export class NatsLockDriver implements LockDriver {
   constructor(options: ResolvedNatsLockOptions) {
     this.#commandTimeoutMs = options.commandTimeoutMs;
     this.#connection = new NatsBucketConnection(options, { interrupted: () => this.#watches.interrupted() });
-    this.#watches = new KeyWatches(this.#connection);
+    this.#watches = new KeyWatches(this.#connection, options.commandTimeoutMs);
     this.#line = new LockLine(() => this.#context(), this.#watches);
     this.#semaphores = new NatsSemaphoreDriver(() => this.#context(), this.#watches);
     this.semaphores = this.#semaphores;
