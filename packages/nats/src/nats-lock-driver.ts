@@ -48,11 +48,13 @@ export class NatsLockDriver implements LockDriver {
   readonly #observations = new LeaseObservations();
   readonly #ownWrites = new OwnWrites();
   readonly #line: LockLine;
+  readonly #commandTimeoutMs: number;
 
   /** Opens nothing: the connection is made on the first call. */
   constructor(options: ResolvedNatsLockOptions) {
+    this.#commandTimeoutMs = options.commandTimeoutMs;
     this.#connection = new NatsBucketConnection(options, { interrupted: () => this.#watches.interrupted() });
-    this.#watches = new KeyWatches(this.#connection);
+    this.#watches = new KeyWatches(this.#connection, options.commandTimeoutMs);
     this.#line = new LockLine(() => this.#context(), this.#watches);
     this.#semaphores = new NatsSemaphoreDriver(() => this.#context(), this.#watches);
     this.semaphores = this.#semaphores;
@@ -112,7 +114,7 @@ export class NatsLockDriver implements LockDriver {
   }
 
   async #context(): Promise<HoldContext> {
-    const { kv, js, bucket } = await this.#connection.bucket();
-    return { kv, js, bucket, observations: this.#observations, ownWrites: this.#ownWrites };
+    const { kv, attemptKv, js, bucket } = await this.#connection.bucket();
+    return { kv, attemptKv, js, bucket, commandTimeoutMs: this.#commandTimeoutMs, observations: this.#observations, ownWrites: this.#ownWrites };
   }
 }

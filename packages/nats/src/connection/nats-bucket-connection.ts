@@ -1,9 +1,10 @@
 import { type JetStreamClient, jetstream } from "@nats-io/jetstream";
-import type { KV } from "@nats-io/kv";
+import { type KV, Kvm } from "@nats-io/kv";
 import { connect, type NatsConnection, type NodeConnectionOptions } from "@nats-io/transport-node";
 import type { ResolvedNatsLockOptions } from "../options/nats-lock-provider-options.js";
 import { checkBucketSettings } from "./bucket-settings.js";
 import { openBucket } from "./open-bucket.js";
+import { ATTEMPT_TIMEOUT_MS } from "./retry-request.js";
 
 /** What a connection tells its owner about. */
 export interface NatsConnectionHooks {
@@ -16,6 +17,8 @@ export interface OpenBucket {
   readonly connection: NatsConnection;
   readonly js: JetStreamClient;
   readonly kv: KV;
+  /** The same bucket, each request bounded by `ATTEMPT_TIMEOUT_MS`: for reads tried again until `commandTimeoutMs`. */
+  readonly attemptKv: KV;
   /** The bucket's name. */
   readonly bucket: string;
 }
@@ -67,7 +70,9 @@ export class NatsBucketConnection {
       const js = jetstream(connection, { timeout: commandTimeoutMs });
       const { kv, info } = await openBucket(connection, js, { bucket, replicas, storage: storage as "file" | "memory", timeoutMs: commandTimeoutMs });
       checkBucketSettings(info, { bucket, replicas, storage });
-      return { connection, js, kv, bucket };
+      const attempts = jetstream(connection, { timeout: Math.min(ATTEMPT_TIMEOUT_MS, commandTimeoutMs), checkAPI: false });
+      const attemptKv = await new Kvm(attempts).open(bucket, { allow_direct: false });
+      return { connection, js, kv, attemptKv, bucket };
     } catch (error) {
       await connection.close().catch(() => undefined);
       throw error;

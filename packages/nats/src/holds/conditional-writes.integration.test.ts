@@ -4,6 +4,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, describe, expect, it } from "vitest";
 import { openBucket } from "../connection/open-bucket.js";
 import { writeIfAt } from "./conditional-writes.js";
+import { NEVER_WRITTEN, versionOf } from "./key-version.js";
 
 const cluster = await startNatsCluster(3);
 const connections: NatsConnection[] = [];
@@ -20,7 +21,7 @@ async function clientsOnEveryServer(bucket: string) {
       connections.push(connection);
       const js = jetstream(connection, { timeout: 5_000 });
       const { kv } = await openBucket(connection, js, { bucket, replicas: 3, storage: "file", timeoutMs: 5_000 });
-      return { kv, js, bucket };
+      return { kv, attemptKv: kv, js, bucket, commandTimeoutMs: 5_000 };
     }),
   );
 }
@@ -31,13 +32,30 @@ describe("conditional writes on an R3 bucket", () => {
     const [first] = clients;
     let stored = 0;
     for (let round = 0; round < 40; round++) {
-      const revision = (await first?.kv.get("k"))?.revision ?? 0;
-      const outcomes = await Promise.all(clients.map((client, index) => writeIfAt(client, "k", `${round}/${index}`, revision)));
+      const from = versionOf((await first?.kv.get("k")) ?? null);
+      const outcomes = await Promise.all(
+        clients.map((client, index) => {
+          return writeIfAt(client, "k", { round, index }, from);
+        }),
+      );
       const written = outcomes.filter((outcome) => outcome !== undefined);
       expect(written).toHaveLength(1);
-      expect((await first?.kv.get("k"))?.revision).toBe(written[0]);
+      expect((await first?.kv.get("k"))?.revision).toBe(written[0]?.revision);
       stored++;
     }
     expect(stored).toBe(40);
+  });
+
+  it("store a write whose message id the duplicate window knows from a message that is not a write of the key", async () => {
+    const [client] = await clientsOnEveryServer("phantom-id");
+    if (client === undefined) throw new Error("no client");
+    await writeIfAt(client, "k", { content: "first" }, NEVER_WRITTEN);
+    const from = versionOf(await client.kv.get("k"));
+    // What a new stream leader can keep after the old one was killed: the id of the change from `from` in its duplicate
+    // window, without the message. Another key's message under that id stands in for it.
+    await client.js.publish("$KV.phantom-id.other", "x", { msgID: `k:${from.writeId}` });
+    const written = await writeIfAt(client, "k", { content: "second" }, from);
+    expect(written?.revision).toBeGreaterThan(from.revision);
+    expect((await client.kv.get("k"))?.revision).toBe(written?.revision);
   });
 });

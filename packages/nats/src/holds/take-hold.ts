@@ -1,6 +1,7 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
-import { changeHold, type HoldChange } from "./change-hold.js";
+import { changeHold, type HoldChange, type StoredHold } from "./change-hold.js";
 import type { HoldContext, HoldState } from "./hold-context.js";
+import type { HoldRecord } from "./hold-record.js";
 
 /**
  * One attempt at a key: one conditional write on the revision read. A free key (never written, deleted, or a lease
@@ -25,9 +26,8 @@ export function takeHold(context: HoldContext, bucketKey: string, request: Drive
       }
       return {
         write: { kind: "grant", secret: ownerSecret, holder, leaseMs: ttlMs },
-        // The granting write's revision is its stream sequence: greater than every earlier write of the bucket, so
-        // greater than every token this key had (each was the revision of an earlier write of it).
-        answer: (revision): DriverGranted => ({ acquired: true, fencingToken: BigInt(revision), holdCount: 1, ttlMs }),
+        // The grant's token is above the key's token before it (`grantToken`), which is above every earlier one.
+        answer: ({ record }: StoredHold): DriverGranted => ({ acquired: true, fencingToken: (record as HoldRecord).fencingToken, holdCount: 1, ttlMs }),
       };
     },
     // Every read was overtaken by another write of the key: it is busy; the waiter is woken by the next write.

@@ -1,12 +1,17 @@
 import type { KvEntry } from "@nats-io/kv";
-import type { HoldContext } from "../holds/hold-context.js";
+import { type HoldContext, readEntry } from "../holds/hold-context.js";
+import { type KeyVersion, versionOf } from "../holds/key-version.js";
 import { LeaseObservations } from "../holds/lease-observations.js";
-import { type PermitEntry, type SemaphoreRecord, semaphoreOf } from "./semaphore-record.js";
+import { type PermitEntry, type SemaphoreRecord, semaphoreOf, semaphoreTokenOf } from "./semaphore-record.js";
 
 /** A semaphore record read now, its lapsed entries left out. */
 export interface LiveSemaphore {
   /** The key's revision (0 when never written). */
   readonly revision: number;
+  /** The key's latest write, which a change is conditional on. */
+  readonly version: KeyVersion;
+  /** The highest fencing token the semaphore gave, as its latest write shows it (0 when none). */
+  readonly lastToken: bigint;
   /** Whether the key holds a record (even one whose entries all lapsed). */
   readonly exists: boolean;
   /** Grants and places whose leases may still run, in stored order; undefined when the record is gone. */
@@ -23,19 +28,21 @@ export interface LiveSemaphore {
  * write made from this view drops the lapsed entries for good.
  */
 export async function readLiveSemaphore(context: HoldContext, bucketKey: string): Promise<LiveSemaphore> {
-  return liveSemaphoreOf(context, bucketKey, await context.kv.get(bucketKey));
+  return liveSemaphoreOf(context, bucketKey, await readEntry(context, bucketKey));
 }
 
 /** The live view of `entry`, a write of the semaphore under `bucketKey` read or delivered by a watch. */
 export function liveSemaphoreOf(context: HoldContext, bucketKey: string, entry: KvEntry | null): LiveSemaphore {
-  const revision = entry?.revision ?? 0;
+  const version = versionOf(entry);
+  const { revision } = version;
+  const lastToken = semaphoreTokenOf(entry);
   const stored = semaphoreOf(entry);
   const expiresInMs = new Map<string, number>();
   const leaseLeftMs = new Map<string, number>();
   const kept = new Set<string>();
   if (stored === undefined) {
     context.observations.keepOnly(bucketKey, kept);
-    return { revision, exists: false, record: undefined, expiresInMs, leaseLeftMs };
+    return { revision, version, lastToken, exists: false, record: undefined, expiresInMs, leaseLeftMs };
   }
   const now = performance.now();
   const live = (permit: PermitEntry): boolean => {
@@ -51,7 +58,7 @@ export function liveSemaphoreOf(context: HoldContext, bucketKey: string, entry: 
   };
   const record = { permits: stored.permits, grants: stored.grants.filter(live), line: stored.line.filter(live) };
   context.observations.keepOnly(bucketKey, kept);
-  return { revision, exists: entry?.operation === "PUT", record, expiresInMs, leaseLeftMs };
+  return { revision, version, lastToken, exists: entry?.operation === "PUT", record, expiresInMs, leaseLeftMs };
 }
 
 /** Permits held by the live grants. */

@@ -42,7 +42,7 @@ export class NatsSemaphoreDriver implements SemaphoreDriver {
       if (record.line.length > 0 || permitsInUse(record) + request.count > record.permits) {
         return { answer: () => ({ acquired: false, retryAfterMs: soonestLapseMs(live) }) };
       }
-      return { next: withGrant(record, request), answer: (revision) => granted(request, revision) };
+      return { next: withGrant(record, request), answer: (_revision, token) => granted(request, token) };
     });
   }
 
@@ -122,7 +122,7 @@ export class NatsSemaphoreDriver implements SemaphoreDriver {
       const ahead = place === -1 ? record.line.length : place;
       if (ahead === 0 && permitsInUse(record) + request.count <= record.permits) {
         const line = record.line.filter((entry) => entry.secret !== request.ownerSecret);
-        return { next: withGrant({ ...record, line }, request), answer: (revision) => ({ granted: granted(request, revision) }) };
+        return { next: withGrant({ ...record, line }, request), answer: (_revision, token) => ({ granted: granted(request, token) }) };
       }
       const sinceWrite = performance.now() - placeWrittenAt;
       const wakeInMs = Math.max(1, Math.min(soonestLapseMs(live, request.ownerSecret), refreshAfterMs - sinceWrite));
@@ -164,14 +164,14 @@ function permitEntry(request: DriverPermitRequest): PermitEntry {
   return { secret: ownerSecret, holder, count, leaseMs: ttlMs, version: randomUUID() };
 }
 
-/** The record with the request's grant added; it has no token yet: the write that adds it makes its revision the token. */
+/** The record with the request's grant added; it has no token yet: the write that adds it gives it (`grantToken`). */
 function withGrant(record: SemaphoreRecord, request: DriverPermitRequest): SemaphoreRecord {
   return { ...record, grants: [...record.grants, permitEntry(request)] };
 }
 
-/** One grant per write, so each grant's token (that write's revision) is greater than every earlier grant's. */
-function granted(request: DriverPermitRequest, revision: number): DriverGranted {
-  return { acquired: true, fencingToken: BigInt(revision), holdCount: 1, ttlMs: request.ttlMs };
+/** One grant per write, so each grant's token (`grantToken` of that write) is greater than every earlier grant's. */
+function granted(request: DriverPermitRequest, token: bigint): DriverGranted {
+  return { acquired: true, fencingToken: token, holdCount: 1, ttlMs: request.ttlMs };
 }
 
 function stateOf(name: string, live: LiveSemaphore): SemaphoreState | null {

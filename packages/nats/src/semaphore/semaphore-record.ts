@@ -1,4 +1,5 @@
 import type { KvEntry } from "@nats-io/kv";
+import { lastTokenOf } from "../holds/hold-record.js";
 
 /** An entry of a semaphore record: a grant of permits, or a place in its line. */
 export interface PermitEntry {
@@ -11,7 +12,7 @@ export interface PermitEntry {
   readonly leaseMs: number;
   /** A fresh random value on every write of this entry (grant, renewal, a place's refresh): its record version. */
   readonly version: string;
-  /** A grant's fencing token: the revision of the write that added it. */
+  /** A grant's fencing token: `grantToken` of the write that added it. */
   readonly fencingToken?: bigint;
 }
 
@@ -31,17 +32,16 @@ interface WireEntry {
   readonly f?: string;
 }
 
+/** `m` is the highest token the semaphore gave, released grants' included. */
 interface WireRecord {
+  readonly m: string;
   readonly p: number;
   readonly g: readonly WireEntry[];
   readonly w: readonly WireEntry[];
 }
 
-/**
- * The record an entry shows (undefined when there is none), every grant with its token: a grant stored without one was
- * added by the write that made this revision, because every write fills in the tokens of the grants it read.
- */
-export function semaphoreOf(entry: KvEntry | null): SemaphoreRecord | undefined {
+/** The wire record of an entry, or undefined when it holds none. */
+function wireOf(entry: KvEntry | null): WireRecord | undefined {
   if (entry === null || entry.operation !== "PUT") return undefined;
   let wire: WireRecord;
   try {
@@ -50,14 +50,38 @@ export function semaphoreOf(entry: KvEntry | null): SemaphoreRecord | undefined 
     return undefined;
   }
   if (typeof wire?.p !== "number" || !Array.isArray(wire.g) || !Array.isArray(wire.w)) return undefined;
+  return wire;
+}
+
+/**
+ * The record an entry shows (undefined when there is none), every grant with its token: a grant stored without one was
+ * added by an older version's write that made this revision, whose token was that revision.
+ */
+export function semaphoreOf(entry: KvEntry | null): SemaphoreRecord | undefined {
+  const wire = wireOf(entry);
+  if (wire === undefined || entry === null) return undefined;
   const token = BigInt(entry.revision);
   return { permits: wire.p, grants: wire.g.map((grant) => fromWire(grant, token)), line: wire.w.map((place) => fromWire(place, undefined)) };
 }
 
-/** The serialised record; grants keep their tokens, a grant added by this write has none yet. */
-export function semaphoreValue(record: SemaphoreRecord): string {
-  const wire: WireRecord = { p: record.permits, g: record.grants.map(toWire), w: record.line.map(toWire) };
-  return JSON.stringify(wire);
+/** The highest token the semaphore gave, as its latest entry shows it (a delete marker keeps it; 0 when none). */
+export function semaphoreTokenOf(entry: KvEntry | null): bigint {
+  const wire = wireOf(entry);
+  if (wire === undefined) return lastTokenOf(entry);
+  const record = semaphoreOf(entry) as SemaphoreRecord;
+  return record.grants.reduce((highest, { fencingToken }) => (fencingToken !== undefined && fencingToken > highest ? fencingToken : highest), floorOf(wire));
+}
+
+function floorOf(wire: WireRecord): bigint {
+  return typeof wire.m === "string" ? BigInt(wire.m) : 0n;
+}
+
+/** The serialised record, a grant it adds given `addedToken` (`grantToken`), over a semaphore whose highest token was `lastToken`. */
+export function semaphoreValue(record: SemaphoreRecord, lastToken: bigint, addedToken: bigint): WireRecord {
+  const adds = record.grants.some((grant) => grant.fencingToken === undefined);
+  const grants = record.grants.map((grant) => (grant.fencingToken === undefined ? { ...grant, fencingToken: addedToken } : grant));
+  const highest = adds ? addedToken : lastToken;
+  return { m: String(highest), p: record.permits, g: grants.map(toWire), w: record.line.map(toWire) };
 }
 
 function fromWire(wire: WireEntry, tokenIfMissing: bigint | undefined): PermitEntry {

@@ -1,5 +1,6 @@
 import { deleteIfAt, writeIfAt } from "../holds/conditional-writes.js";
 import type { HoldContext } from "../holds/hold-context.js";
+import { grantToken, markerValue } from "../holds/hold-record.js";
 import { isIdle, type LiveSemaphore, readLiveSemaphore } from "./live-semaphore.js";
 import { type SemaphoreRecord, semaphoreValue } from "./semaphore-record.js";
 
@@ -13,13 +14,17 @@ const MAX_SEMAPHORE_RACES = 64;
 export interface SemaphoreChange<T> {
   /** The record to store; an idle record deletes the key. Undefined writes nothing. */
   readonly next?: SemaphoreRecord;
-  /** The answer, given the revision the write made (or the one read, when nothing was written). */
-  readonly answer: (revision: number) => T;
+  /**
+   * The answer, given the revision the write made (or the one read, when nothing was written) and the token a grant
+   * that write added has (`grantToken`).
+   */
+  readonly answer: (revision: number, addedGrantToken: bigint) => T;
 }
 
 /**
  * Reads the semaphore, lets `decide` choose a change from its live view, and makes it with one conditional write on
- * the revision read (a delete once nobody holds or waits); reads again when another write came first. `first` is a view
+ * the write read (a delete once nobody holds or waits, whose marker keeps the highest token); reads again when another
+ * write came first. `first` is a view
  * the caller already has (a watch delivered it): it is used instead of the first read.
  */
 export function updateSemaphore<T>(
@@ -71,13 +76,14 @@ async function raceForRecord<T>(
     const live = known ?? (await readLiveSemaphore(context, bucketKey));
     known = undefined;
     const { next, answer } = decide(live);
-    if (next === undefined) return answer(live.revision);
+    const addedToken = grantToken(live.revision, live.lastToken);
+    if (next === undefined) return answer(live.revision, addedToken);
     if (isIdle(next)) {
-      if (!live.exists) return answer(live.revision);
-      if ((await deleteIfAt(context, bucketKey, live.revision)) !== undefined) return answer(live.revision);
+      if (!live.exists) return answer(live.revision, addedToken);
+      if ((await deleteIfAt(context, bucketKey, markerValue(live.lastToken), live.version)) !== undefined) return answer(live.revision, addedToken);
     } else {
-      const written = await writeIfAt(context, bucketKey, semaphoreValue(next), live.revision);
-      if (written !== undefined) return answer(written);
+      const written = await writeIfAt(context, bucketKey, semaphoreValue(next, live.lastToken, addedToken), live.version);
+      if (written !== undefined) return answer(written.revision, addedToken);
     }
     await backOff(race);
   }

@@ -1,6 +1,7 @@
 import { LatchedReleaseWatch, type ReleaseWatch } from "@distlock/core/driver";
 import { type KvEntry, KvWatchInclude } from "@nats-io/kv";
 import type { NatsBucketConnection } from "../connection/nats-bucket-connection.js";
+import { retryRequest } from "../connection/retry-request.js";
 
 /**
  * How long a key's watch outlives its last waiter: a process that waits for a key again soon (a worker that loops on
@@ -27,10 +28,13 @@ interface KeyWatch {
  */
 export class KeyWatches {
   readonly #connection: NatsBucketConnection;
+  readonly #commandTimeoutMs: number;
   readonly #byKey = new Map<string, KeyWatch>();
 
-  constructor(connection: NatsBucketConnection) {
+  /** `commandTimeoutMs` bounds the start of a watch, all its tries together. */
+  constructor(connection: NatsBucketConnection, commandTimeoutMs: number) {
     this.#connection = connection;
+    this.#commandTimeoutMs = commandTimeoutMs;
   }
 
   /** One latched watch of every key of `bucketKeys`, resolved once the server delivers their writes. */
@@ -78,8 +82,9 @@ export class KeyWatches {
   }
 
   async #start(bucketKey: string, self: () => KeyWatch): Promise<() => void> {
-    const { kv } = await this.#connection.bucket();
-    const updates = await kv.watch({ key: bucketKey, include: KvWatchInclude.UpdatesOnly });
+    const { attemptKv } = await this.#connection.bucket();
+    // Started in short tries, like every read: a waiter that starts while the stream elects a leader finds the new one.
+    const updates = await retryRequest(this.#commandTimeoutMs, () => attemptKv.watch({ key: bucketKey, include: KvWatchInclude.UpdatesOnly }));
     void (async () => {
       for await (const entry of updates) {
         const watch = self();
