@@ -19,6 +19,7 @@ import {
   startRedisCluster,
   startRedisGroup,
 } from "./index.js";
+import { isGone } from "./process/is-gone.test-helper.js";
 
 const run = promisify(execFile);
 const TIMEOUT = { timeout: 60_000 };
@@ -33,15 +34,6 @@ async function cli(name: string): Promise<string> {
 async function output(command: string, args: string[]): Promise<string> {
   const { stdout } = await run(command, args, { timeout: 10_000 });
   return stdout.trim();
-}
-
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch {
-    return true;
-  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { isGone } from "./is-gone.test-helper.js";
 
 const SERVERS = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 
@@ -14,27 +15,18 @@ console.log(JSON.stringify({ pid: server.pid, dataDir: server.dataDir }));
 setInterval(() => {}, 60_000);
 `;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe("the harness's clean-up of a test process that dies without running exit handlers", () => {
   it("kills its servers and removes their data dirs when the test process is SIGKILLed", { timeout: 30_000 }, async () => {
     const holder = spawn(process.execPath, ["--input-type=module", "-e", HOLDER], { stdio: ["ignore", "pipe", "inherit"] });
     const [line] = (await once(holder.stdout, "data")) as [Buffer];
     const { pid, dataDir } = JSON.parse(line.toString()) as { pid: number; dataDir: string };
-    expect(alive(pid)).toBe(true);
+    expect(isGone(pid)).toBe(false);
     expect(existsSync(dataDir)).toBe(true);
     holder.kill("SIGKILL");
     await once(holder, "exit");
     const deadline = performance.now() + 10_000;
-    while ((alive(pid) || existsSync(dataDir)) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(alive(pid)).toBe(false);
+    while ((!isGone(pid) || existsSync(dataDir)) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(isGone(pid)).toBe(true);
     expect(existsSync(dataDir)).toBe(false);
   });
 });
