@@ -114,17 +114,36 @@ function redlockLoss(fault: FaultName, count: number, outage: boolean): FaultInj
   };
 }
 
-/** SIGKILL the leader (etcd's, or the NATS stream's); the others elect a new one; the old leader rejoins later. */
+/** How long a leader-loss row waits for a server to lead again before it gives the election up as never ending. */
+const ELECTION_LIMIT_MS = 60_000;
+
+/**
+ * SIGKILL the leader (etcd's, the NATS stream's, the ZooKeeper ensemble's); the others elect a new one; the old leader
+ * rejoins later. Until some server leads again (as it reports itself) nobody can be granted anything, so the election
+ * is an outage for everyone: the liveness bound counts from the moment a leader is back, whatever the election took.
+ */
 const leaderLoss: FaultInjector = async (run) => {
   const leaderOf = required(run.fixture.leader, `${run.fixture.backend} has no leader to kill`);
   const leader = await leaderOf();
   const scope = { outage: false, scope: EVERYONE };
-  markFault(run, "leader-loss", "fault", scope);
+  const killedAt = markFault(run, "leader-loss", "fault", scope);
   await leader.kill();
+  const election = { outage: true, scope: EVERYONE };
+  markFault(run, "leader-election", "fault", election, killedAt);
+  const elected = untilSomeoneLeads(leaderOf).then(() => markFault(run, "leader-election", "fault-end", election));
   await sleep(run.fixture.restartDownMs);
   await leader.start();
+  await elected;
   markFault(run, "leader-loss", "fault-end", scope);
 };
+
+async function untilSomeoneLeads(leaderOf: () => Promise<unknown>): Promise<void> {
+  const deadline = performance.now() + ELECTION_LIMIT_MS;
+  while (performance.now() < deadline) {
+    if ((await leaderOf().catch(() => undefined)) !== undefined) return;
+    await sleep(100);
+  }
+}
 
 const REDIS_KEYS = new RedisKeyLayout(DEFAULT_REDIS_LOCK_OPTIONS.prefix);
 

@@ -27,17 +27,17 @@ export class NatsCluster implements AsyncDisposable {
   }
 
   /**
-   * The server that leads `stream` (a KV bucket's is `KV_<bucket>`), as the servers' JetStream monitoring reports it;
-   * undefined while no server that answers names one.
+   * The server that leads `stream` (a KV bucket's is `KV_<bucket>`) as it reports itself in its JetStream monitoring;
+   * undefined while none does (a follower may still name a leader that is gone).
    */
   async streamLeader(stream: string): Promise<NatsServer | undefined> {
     for (const server of this.servers) {
+      if (!server.running) continue;
       const report = (await httpJson(`http://127.0.0.1:${server.monitorPort}/jsz?accounts=true&streams=true`, { timeoutMs: 1_000 }).catch(() => undefined)) as
         | JetStreamReport
         | undefined;
       const leader = report?.account_details?.flatMap((account) => account.stream_detail ?? []).find((detail) => detail.name === stream)?.cluster?.leader;
-      const found = this.servers.find((each) => each.serverName === leader);
-      if (found !== undefined) return found;
+      if (leader === server.serverName) return server;
     }
     return undefined;
   }
