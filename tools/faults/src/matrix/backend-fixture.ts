@@ -102,8 +102,8 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   "nats-cluster": [...PROCESS_FAULTS, "leader-loss"],
   zookeeper: SERVER_FAULTS,
   "zookeeper-ensemble": [...PROCESS_FAULTS, "leader-loss"],
-  // dynalite keeps its tables in memory (a restart loses them all), and its endpoint is a URL parameter, not a host.
-  dynamodb: PROCESS_FAULTS,
+  // dynalite keeps its tables in memory: a restart loses them all, which no DynamoDB does.
+  dynamodb: [...PROCESS_FAULTS, "network-cut"],
 });
 
 /**

@@ -35,12 +35,15 @@ const PROGRESS_TIMEOUT_MS = 20_000;
 /** What a killed holder's key may stay held past its lease on the server: its expiry (etcd revokes expired leases in a sweep). */
 const DEAD_HOLDER_EXPIRY_SLACK_MS = 1_000;
 
+/** A 127.0.0.1 host with its port, as a URL names it: plain, or percent-encoded in a parameter (DynamoDB's `endpoint`). */
+const LOCAL_HOST = /127\.0\.0\.1(:|%3A)(\d+)/gi;
+
 /** Puts a proxy in front of every 127.0.0.1 host of `url`; returns the rewritten URL. */
 async function proxyEveryHost(url: string): Promise<{ url: string; proxies: TcpProxy[] }> {
-  const ports = [...url.matchAll(/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
+  const ports = [...url.matchAll(LOCAL_HOST)].map((match) => Number(match[2]));
   const proxies = await Promise.all(ports.map((port) => startTcpProxy(port)));
   let index = 0;
-  const proxied = url.replace(/127\.0\.0\.1:(\d+)/g, () => `127.0.0.1:${proxies[index++]?.port}`);
+  const proxied = url.replace(LOCAL_HOST, (_, separator: string) => `127.0.0.1${separator}${proxies[index++]?.port}`);
   return { url: proxied, proxies };
 }
 
