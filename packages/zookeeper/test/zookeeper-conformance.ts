@@ -4,8 +4,8 @@ import type { ZooKeeperLockRecipe } from "../src/recipe/lock-layout.js";
 import { ZooKeeperLockProvider } from "../src/zookeeper-lock-provider.js";
 
 /**
- * The session timeout every test provider asks for; it is also the backend's minimum lease, so the suite's expiry tests
- * use it as their TTL. Short, so that a SIGKILLed holder's session expires within the suite's TTL + margin.
+ * The session timeout test providers ask for by default; it is also the backend's minimum lease, so the suite's expiry
+ * tests use it as their TTL. Short, so that a SIGKILLed holder's session expires within the suite's TTL + margin.
  */
 export const TEST_SESSION_TIMEOUT_MS = 1000;
 
@@ -25,8 +25,9 @@ export function zookeeperConformance(
   servers: ZooKeeperUnderTest,
   faults: ConformanceFaults,
   recipe: ZooKeeperLockRecipe = "mutex",
+  sessionTimeoutMs = TEST_SESSION_TIMEOUT_MS,
 ): ConformanceOptions {
-  const url = `${servers.url}/conformance-${process.pid}?sessionTimeoutMs=${TEST_SESSION_TIMEOUT_MS}&recipe=${recipe}`;
+  const url = `${servers.url}/conformance-${process.pid}?sessionTimeoutMs=${sessionTimeoutMs}&recipe=${recipe}`;
   const provider = (options: ZooKeeperLockProviderOptions = {}) => new ZooKeeperLockProvider({ url, ...options });
   return {
     name,
@@ -37,7 +38,7 @@ export function zookeeperConformance(
     backendModule: "@distlock/zookeeper",
     config: { construct: (options) => provider(options), defaults: DEFAULT_ZOOKEEPER_LOCK_OPTIONS },
     faults,
-    ttlMs: TEST_SESSION_TIMEOUT_MS,
+    ttlMs: sessionTimeoutMs,
     marginMs: 1500,
   };
 }

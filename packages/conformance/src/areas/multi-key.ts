@@ -78,7 +78,8 @@ export function describeMultiKey(options: ResolvedConformanceOptions): void {
       const [holder, caller] = [await harness.provider(), await harness.provider()];
       const keys = keySet("timeout", 3);
       const held = await holder.acquire(keys[2] as string, { ttlMs });
-      const error = await expectLockError(caller.acquireAll(keys, { ttlMs, waitMs: 150 }), LockErrorCode.LockTimeout);
+      // Long enough to take the two free keys on the way even under load: the time runs out waiting for the held one.
+      const error = await expectLockError(caller.acquireAll(keys, { ttlMs, waitMs: 1_000 }), LockErrorCode.LockTimeout);
       expect((error as unknown as { key: string }).key).toBe(keys[2]);
       await held.release();
       await expectAllFree(caller, keys);
