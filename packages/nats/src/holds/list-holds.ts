@@ -1,4 +1,5 @@
 import type { LockState } from "@distlock/core/driver";
+import { bucketKeys } from "../keys/bucket-keys.js";
 import { ALL_LOCK_KEYS, keyOfLockKey, lockKeyPrefix } from "../keys/lock-keys.js";
 import type { HoldContext } from "./hold-context.js";
 import { inspectLock } from "./inspect-hold.js";
@@ -13,12 +14,11 @@ const READ_BATCH = 32;
  */
 export async function listHolds(context: HoldContext, prefix: string, limit: number): Promise<LockState[]> {
   const wanted = lockKeyPrefix(prefix);
-  const bucketKeys: string[] = [];
-  for await (const bucketKey of await context.kv.keys(ALL_LOCK_KEYS)) if (bucketKey.startsWith(wanted)) bucketKeys.push(bucketKey);
-  bucketKeys.sort();
+  const keys = (await bucketKeys(context.js, context.bucket, ALL_LOCK_KEYS, context.commandTimeoutMs)).filter((bucketKey) => bucketKey.startsWith(wanted));
+  keys.sort();
   const states: LockState[] = [];
-  for (let start = 0; start < bucketKeys.length && states.length < limit; start += READ_BATCH) {
-    const batch = bucketKeys.slice(start, start + READ_BATCH);
+  for (let start = 0; start < keys.length && states.length < limit; start += READ_BATCH) {
+    const batch = keys.slice(start, start + READ_BATCH);
     for (const state of await Promise.all(batch.map((bucketKey) => inspectLock(context, keyOfLockKey(bucketKey))))) if (state !== null) states.push(state);
   }
   return states;
