@@ -37,6 +37,7 @@ export {
 } from "./postgres/postgres-server.js";
 export { ManagedServer, type ManagedServerConfig } from "./process/managed-server.js";
 export type { ServerProcess } from "./process/server-process.js";
+export { pollFor } from "./process/settle.js";
 export { sweepStaleTempDirs } from "./process/temp-dir.js";
 export { dynamodbCall } from "./protocol/dynamodb-call.js";
 export { fourLetterWord } from "./protocol/four-letter-word.js";

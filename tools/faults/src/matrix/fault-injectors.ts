@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
 import { RedisKeyLayout } from "@distlock/redis/internal";
-import { type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
+import { pollFor, type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { EVERYONE, type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
 import { type Holder, markFault, nextHolder, permitsHeldByOthers, type RowRun } from "../runner/row-run.js";
 import type { FaultName } from "./fault-name.js";
@@ -137,12 +137,9 @@ const leaderLoss: FaultInjector = async (run) => {
   markFault(run, "leader-loss", "fault-end", scope);
 };
 
+/** Resolves once `leaderOf` names a leader, or after `ELECTION_LIMIT_MS` (the row then shows who starved meanwhile). */
 async function untilSomeoneLeads(leaderOf: () => Promise<unknown>): Promise<void> {
-  const deadline = performance.now() + ELECTION_LIMIT_MS;
-  while (performance.now() < deadline) {
-    if ((await leaderOf().catch(() => undefined)) !== undefined) return;
-    await sleep(100);
-  }
+  await pollFor(() => leaderOf().catch(() => undefined), ELECTION_LIMIT_MS, "no leader").catch(() => undefined);
 }
 
 const REDIS_KEYS = new RedisKeyLayout(DEFAULT_REDIS_LOCK_OPTIONS.prefix);
