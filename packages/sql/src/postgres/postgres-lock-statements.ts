@@ -2,6 +2,7 @@ import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlo
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type RawBuilder, sql } from "kysely";
 import type { AnyKysely } from "../table/any-kysely.js";
+import { CompiledStatement } from "../table/compiled-statement.js";
 import type { ReleaseOutcome } from "../table/lock-statements.js";
 import { type GrantedRow, granted, type HoldCountRow, ReturningLockStatements } from "../table/returning-lock-statements.js";
 import type { WaiterLine } from "../table/waiter-line.js";
@@ -16,16 +17,21 @@ import { acquireFunctionName, releaseChannel, releaseFunctionName } from "./post
  * A set of keys is one call either way (see `createPostgresKeySetFunctions`), atomic as one statement.
  */
 export class PostgresLockStatements extends ReturningLockStatements {
-  readonly #acquire: RawBuilder<unknown>;
-  readonly #release: RawBuilder<unknown>;
+  readonly #acquire: CompiledStatement<GrantedRow, [key: string, ownerSecret: string, holder: string, ttlMs: number, claimMs: number]>;
+  readonly #release: CompiledStatement<HoldCountRow, [key: string, ownerSecret: string]>;
   readonly #acquireAll: RawBuilder<unknown>;
   readonly #releaseAll: RawBuilder<unknown>;
   readonly #channel: string;
 
   constructor(table: string, queue: WaiterLine) {
     super(table, POSTGRES_FLAVOR, queue);
-    this.#acquire = sql.table(acquireFunctionName(table));
-    this.#release = sql.table(releaseFunctionName(table));
+    const acquire = sql.table(acquireFunctionName(table));
+    const release = sql.table(releaseFunctionName(table));
+    this.#acquire = new CompiledStatement(
+      (key, ownerSecret, holder, ttlMs, claimMs) =>
+        sql<GrantedRow>`select * from ${acquire}(${key}, ${ownerSecret}, ${holder}, ${this.integer(ttlMs)}, ${this.integer(claimMs)})`,
+    );
+    this.#release = new CompiledStatement((key, ownerSecret) => sql<HoldCountRow>`select * from ${release}(${key}, ${ownerSecret})`);
     this.#acquireAll = sql.table(acquireAllFunctionName(table));
     this.#releaseAll = sql.table(releaseAllFunctionName(table));
     this.#channel = releaseChannel(table);
@@ -42,8 +48,7 @@ export class PostgresLockStatements extends ReturningLockStatements {
 
   async #call(db: AnyKysely, request: DriverAcquireRequest, claimMs: number): Promise<DriverAcquireResult> {
     const { key, ownerSecret, holder, ttlMs } = request;
-    const { rows } =
-      await sql<GrantedRow>`select * from ${this.#acquire}(${key}, ${ownerSecret}, ${holder}, ${this.integer(ttlMs)}, ${this.integer(claimMs)})`.execute(db);
+    const { rows } = await this.#acquire.execute(db, key, ownerSecret, holder, ttlMs, claimMs);
     // The function answers with one row: a grant (hold_count > 0), or a refusal with the holder's lease, if any.
     const row = rows[0];
     if (row !== undefined && Number(row.hold_count) > 0) return granted(row);
@@ -70,7 +75,7 @@ export class PostgresLockStatements extends ReturningLockStatements {
   }
 
   override async release(db: AnyKysely, key: string, ownerSecret: string): Promise<ReleaseOutcome> {
-    const { rows } = await sql<HoldCountRow>`select * from ${this.#release}(${key}, ${ownerSecret})`.execute(db);
+    const { rows } = await this.#release.execute(db, key, ownerSecret);
     const row = rows[0];
     return row === undefined ? { held: false, holdCount: 0 } : { held: true, holdCount: Number(row.hold_count) };
   }
