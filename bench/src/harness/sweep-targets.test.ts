@@ -43,4 +43,21 @@ describe("sweepTargets", () => {
     ];
     expect(sweepTargets(spec).map((target) => evaluateTarget(target, tables).met)).toEqual([false, false, false]);
   });
+
+  it("asks for a multiple of the better peer and, at the W named, no more client CPU per acquisition", () => {
+    const twice = { ...spec, waitP99: false, minRatio: 2, clientCpuAt: [4] };
+    expect(sweepTargets(twice).map((target) => target.claim)).toEqual([
+      "W=4: acquisitions/s ≥ 2.0× the better peer that did not get stuck",
+      "W=4: fairness min/max ≥ 0.5",
+      "W=4: client CPU per acquisition ≤ the better peer's",
+    ]);
+    const tables = [
+      table([
+        row("ours", { "acq/s": 1_900, "fairness min/max": 0.9, "client CPU µs/acq": 100 }),
+        row("fast", { "acq/s": 1_000, "client CPU µs/acq": 90 }),
+        row("steady", { "acq/s": 600, "client CPU µs/acq": 150 }),
+      ]),
+    ];
+    expect(sweepTargets(twice).map((target) => evaluateTarget(target, tables).met)).toEqual([false, true, false]);
+  });
 });
