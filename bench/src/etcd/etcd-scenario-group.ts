@@ -1,6 +1,6 @@
 import { startEtcd } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
-import { contendedSweep, uncontendedScenario } from "../harness/index.js";
+import { contendedSweep, uncontendedTables } from "../harness/index.js";
 import { EtcdCostCounter } from "./etcd-cost-counter.js";
 import { DISTLOCK, DISTLOCK_DEDICATED, ETCD3_LOCK, RAW_FLOOR } from "./etcd-lock-subjects.js";
 import { ETCD_TARGETS } from "./etcd-targets.js";
@@ -18,7 +18,7 @@ export const ETCD_SCENARIOS: ScenarioGroup = {
     const target = server.endpoint;
     try {
       return [
-        await uncontendedScenario({
+        ...(await uncontendedTables({
           scale,
           system: "etcd",
           id: "etcd",
@@ -31,7 +31,8 @@ export const ETCD_SCENARIOS: ScenarioGroup = {
           warmUp: 200,
           counter: new EtcdCostCounter(target),
           notes: [COSTS_NOTE],
-        }),
+          pairedFor: DISTLOCK.name,
+        })),
         ...(await contendedSweep({
           scale,
           system: "etcd",
