@@ -23,6 +23,7 @@ export const DISTINCT_KEYS_SCENARIOS: ScenarioGroup = {
         turnMs: 2_000,
         rounds: 3,
         baseline: DISTLOCK.name,
+        pairedFor: DISTLOCK.name,
         counter: new ServerCounters(server.url),
         notes: [SERVER_COUNTERS_NOTE],
       });

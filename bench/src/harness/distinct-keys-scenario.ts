@@ -2,6 +2,7 @@ import type { BenchRow, BenchTable } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledMs } from "./bench-scale.js";
 import type { LockSubject, OpenSubject } from "./lock-subject.js";
 import { measuredTurn } from "./measured-turn.js";
+import { pairedRoundsTable } from "./paired-rounds.js";
 import type { ServerCounter } from "./server-counter.js";
 import { summarizeTurns, type TurnSample } from "./turn-summary.js";
 import { turnOrder } from "./uncontended-scenario.js";
@@ -26,6 +27,8 @@ export interface DistinctKeysRun<S extends LockSubject> {
   /** Rounds in which the subjects take turns. */
   readonly rounds: number;
   readonly baseline: string;
+  /** The subject (by name) also compared with every other round by round (see `pairedRoundsTable`), in tables `<id>-distinct-c<C>-paired`. */
+  readonly pairedFor?: string;
   readonly counter?: ServerCounter<S>;
   readonly notes?: readonly string[];
   readonly scale?: BenchScale;
@@ -35,7 +38,7 @@ export interface DistinctKeysRun<S extends LockSubject> {
  * Production's common shape: each request locks its own entity, many at once, through one client per process (each loop
  * draws from its own share of the keys, so keys are never contended). For each
  * C, every subject in turn (the order reversed every other round) runs C loops over random keys for `turnMs`; a row is
- * the median over the rounds, its p99 pooled.
+ * the median over the rounds, its p99 pooled. With `pairedFor`, each table is followed by its round-by-round comparisons.
  */
 export async function distinctKeysTables<S extends LockSubject>(run: DistinctKeysRun<S>): Promise<BenchTable[]> {
   const scale = run.scale ?? DEFAULT_BENCH_SCALE;
@@ -56,7 +59,7 @@ export async function distinctKeysTables<S extends LockSubject>(run: DistinctKey
         subject: subject.name,
         metrics: summarizeTurns(turns[index] ?? [], false),
       }));
-      tables.push({
+      const table: BenchTable = {
         id: `${run.id}-distinct-c${concurrency}`,
         title: `${run.system} distinct keys: C = ${concurrency} loops in one process, each acquire+release of a random key of ${run.keys.toLocaleString("en-US")}, ${turnMs / 1000} s turns, ${run.rounds} rounds`,
         rows,
@@ -66,7 +69,12 @@ export async function distinctKeysTables<S extends LockSubject>(run: DistinctKey
           "- one client (one provider, one connection pool) per subject in this process; client CPU: `process.cpuUsage()` of the turn per acquire+release; p50 the median of the rounds' p50s, p99 pooled",
           ...(run.notes ?? []),
         ],
-      });
+      };
+      tables.push(table);
+      if (run.pairedFor !== undefined) {
+        const turnsBySubject = new Map(run.subjects.map((subject, index) => [subject.name, turns[index] ?? []]));
+        tables.push(pairedRoundsTable(table, run.pairedFor, turnsBySubject));
+      }
     }
     return tables;
   } finally {
