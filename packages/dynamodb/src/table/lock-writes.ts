@@ -21,7 +21,8 @@ const number = (value: number): AttributeValue => ({ N: String(value) });
 /** Every write of a hold stores a fresh record version: a waiter that sees it unchanged for a lease knows nobody renewed. */
 const freshVersion = (): AttributeValue => text(randomUUID());
 
-const TAKE = "SET #owner = :owner, #holder = :holder, #count = :one, #lease = :lease, #version = :version, #token = if_not_exists(#token, :zero) + :one";
+/** `ADD` counts a missing fencing counter as 0: a key's first holder draws token 1. */
+const TAKE = "SET #owner = :owner, #holder = :holder, #count = :one, #lease = :lease, #version = :version ADD #token :one";
 const FREE = "REMOVE #owner, #holder, #count, #lease SET #version = :version";
 
 /**
@@ -34,7 +35,6 @@ function take(hold: NewHold, condition: string, placeId: string | undefined, ext
     ":owner": text(hold.ownerSecret),
     ":holder": text(hold.holder),
     ":one": number(1),
-    ":zero": number(0),
     ":lease": number(hold.leaseMs),
     ":version": freshVersion(),
     ...extra,
