@@ -48,7 +48,7 @@ export class LockTable {
       UpdateExpression: write.update,
       ConditionExpression: write.condition,
       ExpressionAttributeNames: namesUsedIn(write.update, write.condition),
-      ExpressionAttributeValues: { ...write.values },
+      ExpressionAttributeValues: write.values,
       ReturnValues: returnValues,
     });
     try {
@@ -88,30 +88,41 @@ export class LockTable {
     if (this.#ownsClient) this.#client.destroy();
   }
 
-  /** Runs one SDK call (again after throttling), aborted after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG naming it. */
+  /**
+   * Runs one SDK call (again after throttling), aborted after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG
+   * naming it. The deadline's timer is cleared when the call ends (`AbortSignal.timeout` would keep one per call pending).
+   */
   async #bounded<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     const { commandTimeoutMs, table, region } = this.#options;
-    const deadline = AbortSignal.timeout(commandTimeoutMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), commandTimeoutMs);
     try {
-      return await retryThrottled(() => call(deadline), deadline);
+      return await retryThrottled(() => call(deadline.signal), deadline.signal);
     } catch (error) {
       if ((error as { name?: unknown }).name === "ResourceNotFoundException") throw missingTableError(table, region, error);
       // The SDK rejects an aborted call with an AbortError, which core would hand on as the caller's own abort.
-      if (deadline.aborted) throw new Error(`DynamoDB did not answer within ${commandTimeoutMs} ms`, { cause: error });
+      if (deadline.signal.aborted) throw new Error(`DynamoDB did not answer within ${commandTimeoutMs} ms`, { cause: error });
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
 
-const namesByExpression = new Map<string, Readonly<Record<string, string>>>();
+const namesByExpression = new Map<string, Map<string, Readonly<Record<string, string>>>>();
 
-/** The placeholders an expression uses (DynamoDB refuses a name it was given and does not use), worked out once per expression. */
-function namesUsedIn(...expressions: string[]): Record<string, string> {
-  const text = expressions.join(" ");
-  let names = namesByExpression.get(text);
+/**
+ * The placeholders two expressions use (DynamoDB refuses a name it was given and does not use), worked out once per
+ * pair and shared, frozen, by every call with it (the SDK only reads its input).
+ */
+function namesUsedIn(first: string, second: string): Record<string, string> {
+  let bySecond = namesByExpression.get(first);
+  if (bySecond === undefined) namesByExpression.set(first, (bySecond = new Map()));
+  let names = bySecond.get(second);
   if (names === undefined) {
-    names = Object.fromEntries(Object.entries(LOCK_ATTRIBUTE_NAMES).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text)));
-    namesByExpression.set(text, names);
+    const text = `${first} ${second}`;
+    names = Object.freeze(Object.fromEntries(Object.entries(LOCK_ATTRIBUTE_NAMES).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text))));
+    bySecond.set(second, names);
   }
-  return { ...names };
+  return names as Record<string, string>;
 }
