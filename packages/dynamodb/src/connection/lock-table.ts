@@ -1,6 +1,7 @@
-import { type AttributeValue, type DynamoDBClient, GetItemCommand, ScanCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
+import { type AttributeValue, type DynamoDBClient, GetItemCommand, PutItemCommand, ScanCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
 import type { ResolvedDynamoDbLockOptions } from "../options/dynamodb-lock-provider-options.js";
 import { KEY_ATTRIBUTE, LOCK_ATTRIBUTE_NAMES, type LockItem, lockItemFrom } from "../table/lock-item.js";
+import type { LockPut } from "../table/lock-puts.js";
 import type { LockWrite } from "../table/lock-writes.js";
 import { createDynamoDbClient } from "./create-dynamodb-client.js";
 import { missingTableError } from "./missing-table-error.js";
@@ -41,6 +42,18 @@ export class LockTable {
     return (await this.#update(key, write, "NONE")) !== undefined;
   }
 
+  /** Writes the whole item `put` describes if its condition holds, reading nothing back: whether it did. */
+  async put(key: string, put: LockPut): Promise<boolean> {
+    const command = new PutItemCommand({
+      TableName: this.#options.table,
+      Item: { ...put.item, [KEY_ATTRIBUTE]: { S: key } },
+      ConditionExpression: put.condition,
+      ExpressionAttributeNames: namesUsedIn(put.condition, ""),
+      ExpressionAttributeValues: put.values,
+    });
+    return (await this.#conditional(() => this.#bounded((abortSignal) => this.#client.send(command, { abortSignal })).then(() => true))) === true;
+  }
+
   async #update(key: string, write: LockWrite, returnValues: "ALL_NEW" | "NONE"): Promise<Record<string, AttributeValue> | undefined> {
     const command = new UpdateItemCommand({
       TableName: this.#options.table,
@@ -51,9 +64,13 @@ export class LockTable {
       ExpressionAttributeValues: write.values,
       ReturnValues: returnValues,
     });
+    return this.#conditional(async () => (await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }))).Attributes ?? {});
+  }
+
+  /** The answer of a conditional write, or undefined when its condition did not hold. */
+  async #conditional<T>(write: () => Promise<T>): Promise<T | undefined> {
     try {
-      const { Attributes: attributes } = await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }));
-      return attributes ?? {};
+      return await write();
     } catch (error) {
       if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return undefined;
       throw error;

@@ -6,6 +6,8 @@ export interface LockWrite {
   readonly update: string;
   readonly condition: string;
   readonly values: Readonly<Record<string, AttributeValue>>;
+  /** The record version the write stores, where its caller needs it (a release that frees the key). */
+  readonly version?: string;
 }
 
 /** What a write of a fresh hold stores. */
@@ -71,10 +73,11 @@ export const lockWrites = {
     values: { ":owner": text(ownerSecret), ":version": freshVersion() },
   }),
   /** Frees the key when the owner holds it once; the fencing counter stays in the item. */
-  releaseLast: (ownerSecret: string): LockWrite => ({
+  releaseLast: (ownerSecret: string, version = randomUUID()): LockWrite => ({
     update: FREE,
     condition: "#owner = :owner AND #count = :one",
-    values: { ":owner": text(ownerSecret), ":one": number(1), ":version": freshVersion() },
+    values: { ":owner": text(ownerSecret), ":one": number(1), ":version": text(version) },
+    version,
   }),
   /** Drops one level of the owner's hold when it holds the key `holdCount` (> 1) times. */
   releaseOne: (ownerSecret: string, holdCount: number): LockWrite => ({
