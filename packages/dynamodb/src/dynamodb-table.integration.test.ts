@@ -1,21 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
+import { type InvalidConfigError, LockErrorCode } from "@distlock/core";
 import { createDynamoDbLockTable, DynamoDbLockProvider } from "@distlock/dynamodb";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { startDynaliteLockTable } from "../test/dynalite-lock-table.js";
+import { failure } from "../test/lock-outcomes.js";
 
 const { server, url } = await startDynaliteLockTable();
 afterAll(() => server.close());
-
-async function failure(promise: Promise<unknown>): Promise<LockError> {
-  const error = await promise.then(
-    () => undefined,
-    (rejected: unknown) => rejected,
-  );
-  expect(LockError.is(error), String(error)).toBe(true);
-  return error as LockError;
-}
 
 describe("dynamodb table", () => {
   it("a missing table is INVALID_CONFIG naming it, and createDynamoDbLockTable creates it once", async () => {

@@ -1,24 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { LockError, LockErrorCode, LockLostError } from "@distlock/core";
+import { LockErrorCode, LockLostError } from "@distlock/core";
 import { DynamoDbLockProvider } from "@distlock/dynamodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { startDynaliteLockTable } from "../test/dynalite-lock-table.js";
+import { aborted, failure } from "../test/lock-outcomes.js";
 
 // dynalite with its tables in LevelDB: a kill and a start keep them, as a DynamoDB outage keeps the table.
 const { server, url } = await startDynaliteLockTable("distlock-locks", { persistent: true });
 afterAll(() => server.close());
-
-const aborted = (signal: AbortSignal) =>
-  new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
-
-async function failure(promise: Promise<unknown>): Promise<LockError> {
-  const error = await promise.then(
-    () => undefined,
-    (rejected: unknown) => rejected,
-  );
-  expect(LockError.is(error), String(error)).toBe(true);
-  return error as LockError;
-}
 
 describe("a dynalite restart", () => {
   it("a hold outlives a restart shorter than its lease: calls fail with BACKEND_UNAVAILABLE while the server is down, then the holder still holds and the fencing counter goes on", async () => {

@@ -134,7 +134,10 @@ const namesByExpression = new Map<string, Map<string, Readonly<Record<string, st
  */
 function namesUsedIn(first: string, second: string): Record<string, string> {
   let bySecond = namesByExpression.get(first);
-  if (bySecond === undefined) namesByExpression.set(first, (bySecond = new Map()));
+  if (bySecond === undefined) {
+    bySecond = new Map();
+    namesByExpression.set(first, bySecond);
+  }
   let names = bySecond.get(second);
   if (names === undefined) {
     const text = `${first} ${second}`;
