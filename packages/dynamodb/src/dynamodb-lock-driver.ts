@@ -9,6 +9,7 @@ import type {
   LockState,
 } from "@distlock/core/driver";
 import { LockTable } from "./connection/lock-table.js";
+import { FreedKeys } from "./holds/freed-keys.js";
 import { HoldReleaser } from "./holds/hold-releaser.js";
 import { HoldRenewer } from "./holds/hold-renewer.js";
 import { HoldTaker } from "./holds/hold-taker.js";
@@ -52,9 +53,10 @@ export class DynamoDbLockDriver implements LockDriver {
     this.#table = new LockTable(options);
     this.#observations = new LeaseObservations(options);
     this.#places = new PlaceLeases(options);
-    this.#taker = new HoldTaker(this.#table, this.#observations, this.#places);
+    const freedKeys = new FreedKeys();
+    this.#taker = new HoldTaker(this.#table, this.#observations, this.#places, freedKeys);
     this.#renewer = new HoldRenewer(this.#table, this.#observations);
-    this.#releaser = new HoldReleaser(this.#table, this.#observations);
+    this.#releaser = new HoldReleaser(this.#table, this.#observations, freedKeys);
     this.#setTaker = new HoldSetTaker(this.#table, this.#taker, this.#releaser);
     this.#line = new LineWaiter(this.#table, this.#taker, this.#releaser, this.#places);
   }

@@ -1,21 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { type InvalidConfigError, LockError, LockErrorCode } from "@distlock/core";
+import { type InvalidConfigError, LockErrorCode } from "@distlock/core";
 import { createDynamoDbLockTable, DynamoDbLockProvider } from "@distlock/dynamodb";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { startDynaliteLockTable } from "../test/dynalite-lock-table.js";
+import { failure } from "../test/lock-outcomes.js";
 
 const { server, url } = await startDynaliteLockTable();
 afterAll(() => server.close());
-
-async function failure(promise: Promise<unknown>): Promise<LockError> {
-  const error = await promise.then(
-    () => undefined,
-    (rejected: unknown) => rejected,
-  );
-  expect(LockError.is(error), String(error)).toBe(true);
-  return error as LockError;
-}
 
 describe("dynamodb table", () => {
   it("a missing table is INVALID_CONFIG naming it, and createDynamoDbLockTable creates it once", async () => {
@@ -44,6 +36,34 @@ describe("dynamodb table", () => {
     const third = await admin.acquire(key);
     expect([first.fencingToken, second.fencingToken, third.fencingToken]).toEqual([1n, 2n, 3n]);
     await Promise.all([provider.close(), admin.close()]);
+  });
+
+  it("a key freed and taken again by one process is put whole only while nobody changed it: after another's take, or with a waiter in line, it goes the usual way", async () => {
+    const [provider, other] = [new DynamoDbLockProvider({ url }), new DynamoDbLockProvider({ url })];
+    const key = `retake-${randomUUID()}`;
+    const tokens: Array<bigint | null> = [];
+    const takeAndRelease = async (by: DynamoDbLockProvider) => {
+      const lock = await by.acquire(key);
+      tokens.push(lock.fencingToken);
+      await lock.release();
+    };
+    await takeAndRelease(provider);
+    await takeAndRelease(provider);
+    await takeAndRelease(other);
+    await takeAndRelease(provider);
+    // A waiter joins while the key is held, and is served before the holder takes the key back.
+    const held = await provider.acquire(key);
+    tokens.push(held.fencingToken);
+    const waiting = other.acquire(key, { waitMs: 10_000 });
+    await vi.waitFor(async () => expect((await other.inspect(key))?.waiters).toBe(1));
+    await held.release();
+    expect(await provider.tryAcquire(key)).toBeNull();
+    const served = await waiting;
+    tokens.push(served.fencingToken);
+    await served.release();
+    await takeAndRelease(provider);
+    expect(tokens).toEqual([1n, 2n, 3n, 4n, 5n, 6n, 7n]);
+    await Promise.all([provider.close(), other.close()]);
   });
 
   it("keys of two prefixes sharing one table do not meet", async () => {

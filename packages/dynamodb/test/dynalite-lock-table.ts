@@ -1,5 +1,5 @@
 import { createDynamoDbLockTable } from "@distlock/dynamodb";
-import { type DynaliteServer, startDynalite } from "@distlock/test-servers";
+import { type DynaliteOptions, type DynaliteServer, startDynalite } from "@distlock/test-servers";
 
 /** dynalite's answers do not depend on the credentials; these keep the SDK's chain from looking further (files, instance roles). */
 export function useDummyAwsCredentials(): void {
@@ -10,9 +10,9 @@ export function useDummyAwsCredentials(): void {
 }
 
 /** A dynalite server with a lock table: `url` is the table's `dynamodb://` URL (worker processes inherit the credentials). */
-export async function startDynaliteLockTable(table = "distlock-locks"): Promise<{ server: DynaliteServer; url: string }> {
+export async function startDynaliteLockTable(table = "distlock-locks", options: DynaliteOptions = {}): Promise<{ server: DynaliteServer; url: string }> {
   useDummyAwsCredentials();
-  const server = await startDynalite();
+  const server = await startDynalite(options);
   const url = server.url(table);
   await createDynamoDbLockTable({ url });
   return { server, url };

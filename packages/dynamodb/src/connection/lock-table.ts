@@ -1,6 +1,7 @@
-import { type AttributeValue, type DynamoDBClient, GetItemCommand, ScanCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
+import { type AttributeValue, type DynamoDBClient, GetItemCommand, PutItemCommand, ScanCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
 import type { ResolvedDynamoDbLockOptions } from "../options/dynamodb-lock-provider-options.js";
 import { KEY_ATTRIBUTE, LOCK_ATTRIBUTE_NAMES, type LockItem, lockItemFrom } from "../table/lock-item.js";
+import type { LockPut } from "../table/lock-puts.js";
 import type { LockWrite } from "../table/lock-writes.js";
 import { createDynamoDbClient } from "./create-dynamodb-client.js";
 import { missingTableError } from "./missing-table-error.js";
@@ -41,6 +42,18 @@ export class LockTable {
     return (await this.#update(key, write, "NONE")) !== undefined;
   }
 
+  /** Writes the whole item `put` describes if its condition holds, reading nothing back: whether it did. */
+  async put(key: string, put: LockPut): Promise<boolean> {
+    const command = new PutItemCommand({
+      TableName: this.#options.table,
+      Item: { ...put.item, [KEY_ATTRIBUTE]: { S: key } },
+      ConditionExpression: put.condition,
+      ExpressionAttributeNames: namesUsedIn(put.condition, ""),
+      ExpressionAttributeValues: put.values,
+    });
+    return (await this.#conditional(() => this.#bounded((abortSignal) => this.#client.send(command, { abortSignal })).then(() => true))) === true;
+  }
+
   async #update(key: string, write: LockWrite, returnValues: "ALL_NEW" | "NONE"): Promise<Record<string, AttributeValue> | undefined> {
     const command = new UpdateItemCommand({
       TableName: this.#options.table,
@@ -48,12 +61,16 @@ export class LockTable {
       UpdateExpression: write.update,
       ConditionExpression: write.condition,
       ExpressionAttributeNames: namesUsedIn(write.update, write.condition),
-      ExpressionAttributeValues: { ...write.values },
+      ExpressionAttributeValues: write.values,
       ReturnValues: returnValues,
     });
+    return this.#conditional(async () => (await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }))).Attributes ?? {});
+  }
+
+  /** The answer of a conditional write, or undefined when its condition did not hold. */
+  async #conditional<T>(write: () => Promise<T>): Promise<T | undefined> {
     try {
-      const { Attributes: attributes } = await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }));
-      return attributes ?? {};
+      return await write();
     } catch (error) {
       if ((error as { name?: unknown }).name === "ConditionalCheckFailedException") return undefined;
       throw error;
@@ -88,30 +105,44 @@ export class LockTable {
     if (this.#ownsClient) this.#client.destroy();
   }
 
-  /** Runs one SDK call (again after throttling), aborted after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG naming it. */
+  /**
+   * Runs one SDK call (again after throttling), aborted after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG
+   * naming it. The deadline's timer is cleared when the call ends (`AbortSignal.timeout` would keep one per call pending).
+   */
   async #bounded<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     const { commandTimeoutMs, table, region } = this.#options;
-    const deadline = AbortSignal.timeout(commandTimeoutMs);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), commandTimeoutMs);
     try {
-      return await retryThrottled(() => call(deadline), deadline);
+      return await retryThrottled(() => call(deadline.signal), deadline.signal);
     } catch (error) {
       if ((error as { name?: unknown }).name === "ResourceNotFoundException") throw missingTableError(table, region, error);
       // The SDK rejects an aborted call with an AbortError, which core would hand on as the caller's own abort.
-      if (deadline.aborted) throw new Error(`DynamoDB did not answer within ${commandTimeoutMs} ms`, { cause: error });
+      if (deadline.signal.aborted) throw new Error(`DynamoDB did not answer within ${commandTimeoutMs} ms`, { cause: error });
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
 
-const namesByExpression = new Map<string, Readonly<Record<string, string>>>();
+const namesByExpression = new Map<string, Map<string, Readonly<Record<string, string>>>>();
 
-/** The placeholders an expression uses (DynamoDB refuses a name it was given and does not use), worked out once per expression. */
-function namesUsedIn(...expressions: string[]): Record<string, string> {
-  const text = expressions.join(" ");
-  let names = namesByExpression.get(text);
-  if (names === undefined) {
-    names = Object.fromEntries(Object.entries(LOCK_ATTRIBUTE_NAMES).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text)));
-    namesByExpression.set(text, names);
+/**
+ * The placeholders two expressions use (DynamoDB refuses a name it was given and does not use), worked out once per
+ * pair and shared, frozen, by every call with it (the SDK only reads its input).
+ */
+function namesUsedIn(first: string, second: string): Record<string, string> {
+  let bySecond = namesByExpression.get(first);
+  if (bySecond === undefined) {
+    bySecond = new Map();
+    namesByExpression.set(first, bySecond);
   }
-  return { ...names };
+  let names = bySecond.get(second);
+  if (names === undefined) {
+    const text = `${first} ${second}`;
+    names = Object.freeze(Object.fromEntries(Object.entries(LOCK_ATTRIBUTE_NAMES).filter(([placeholder]) => new RegExp(`${placeholder}\\b`).test(text))));
+    bySecond.set(second, names);
+  }
+  return names as Record<string, string>;
 }

@@ -1,6 +1,7 @@
 import type { LockTable } from "../connection/lock-table.js";
 import type { LeaseObservations } from "../leases/lease-observations.js";
-import { lockWrites } from "../table/lock-writes.js";
+import { type LockWrite, lockWrites } from "../table/lock-writes.js";
+import type { FreedKeys } from "./freed-keys.js";
 
 /** Attempts within one release when the owner's hold count changes between its read and its write (another process re-entered). */
 const MAX_ROUNDS = 4;
@@ -9,22 +10,28 @@ const MAX_ROUNDS = 4;
 export class HoldReleaser {
   readonly #table: LockTable;
   readonly #observations: LeaseObservations;
+  readonly #freedKeys: FreedKeys;
 
-  constructor(table: LockTable, observations: LeaseObservations) {
+  constructor(table: LockTable, observations: LeaseObservations, freedKeys: FreedKeys) {
     this.#table = table;
     this.#observations = observations;
+    this.#freedKeys = freedKeys;
   }
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
     // The common case, held once, is one write; a deeper hold is read to learn its count.
-    if (await this.#table.writeOnly(key, lockWrites.releaseLast(ownerSecret))) return this.#freed(key);
+    const last = lockWrites.releaseLast(ownerSecret);
+    if (await this.#table.writeOnly(key, last)) return this.#freed(key, ownerSecret, last);
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const hold = (await this.#table.read(key))?.hold;
-      if (hold?.ownerSecret !== ownerSecret) return { held: false, holdCount: 0 };
+      if (hold?.ownerSecret !== ownerSecret) {
+        this.#freedKeys.forget(key);
+        return { held: false, holdCount: 0 };
+      }
       const write = hold.holdCount <= 1 ? lockWrites.releaseLast(ownerSecret) : lockWrites.releaseOne(ownerSecret, hold.holdCount);
       const after = await this.#table.write(key, write);
       if (after === undefined) continue;
-      if (after.hold === undefined) return this.#freed(key);
+      if (after.hold === undefined) return this.#freed(key, ownerSecret, write);
       this.#observations.see(key, after.recordVersion, after.hold.leaseMs);
       return { held: true, holdCount: after.hold.holdCount };
     }
@@ -35,11 +42,13 @@ export class HoldReleaser {
   async forceRelease(key: string): Promise<boolean> {
     const freed = await this.#table.writeOnly(key, lockWrites.forceRelease());
     this.#observations.forget(key);
+    this.#freedKeys.forget(key);
     return freed;
   }
 
-  #freed(key: string): { held: boolean; holdCount: number } {
+  #freed(key: string, ownerSecret: string, release: LockWrite): { held: boolean; holdCount: number } {
     this.#observations.forget(key);
+    if (release.version !== undefined) this.#freedKeys.freed(key, ownerSecret, release.version);
     return { held: true, holdCount: 0 };
   }
 }

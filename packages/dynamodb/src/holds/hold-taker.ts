@@ -4,7 +4,9 @@ import type { LeaseObservations } from "../leases/lease-observations.js";
 import type { PlaceLeases } from "../leases/place-leases.js";
 import { lineWrites } from "../table/line-writes.js";
 import type { LockItem } from "../table/lock-item.js";
+import { lockPuts } from "../table/lock-puts.js";
 import { type LockWrite, lockWrites } from "../table/lock-writes.js";
+import type { FreedKeys } from "./freed-keys.js";
 
 /** Attempts within one `tryAcquire` when the item changes between its read and its conditional write. */
 const MAX_ROUNDS = 4;
@@ -23,16 +25,24 @@ export class HoldTaker {
   readonly #table: LockTable;
   readonly #observations: LeaseObservations;
   readonly #places: PlaceLeases;
+  readonly #freedKeys: FreedKeys;
 
-  constructor(table: LockTable, observations: LeaseObservations, places: PlaceLeases) {
+  constructor(table: LockTable, observations: LeaseObservations, places: PlaceLeases, freedKeys: FreedKeys) {
     this.#table = table;
     this.#observations = observations;
     this.#places = places;
+    this.#freedKeys = freedKeys;
   }
 
   async take(key: string, request: DriverAcquireRequest): Promise<DriverGranted | DriverRefused> {
-    // A key not seen held is written at once (one call when it is free); one seen held is read first, so that waiting
-    // costs reads rather than failed writes.
+    // A key this process freed is put whole while nothing changed it since (no expression to evaluate, nothing to
+    // read back); a key not seen held is written at once (one call when it is free); one seen held is read first, so
+    // that waiting costs reads rather than failed writes.
+    const freed = this.#freedKeys.take(key);
+    if (freed !== undefined) {
+      const retake = lockPuts.retakeFreed(key, newHold(request), freed);
+      if (await this.#table.put(key, retake)) return this.granted(key, retake.written);
+    }
     if (!this.#observations.has(key)) {
       const taken = await this.#table.write(key, lockWrites.takeFree(newHold(request)));
       if (taken !== undefined) return this.granted(key, taken);
@@ -93,6 +103,7 @@ export class HoldTaker {
   granted(key: string, item: LockItem): DriverGranted {
     const hold = item.hold as NonNullable<LockItem["hold"]>;
     this.#observations.see(key, item.recordVersion, hold.leaseMs);
+    if (hold.ownerSecret !== undefined) this.#freedKeys.granted(key, hold.ownerSecret, item.fencingToken);
     return { acquired: true, fencingToken: item.fencingToken, holdCount: hold.holdCount, ttlMs: hold.leaseMs };
   }
 }

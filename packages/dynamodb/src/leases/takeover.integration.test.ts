@@ -2,11 +2,10 @@ import { randomUUID } from "node:crypto";
 import { DynamoDbLockProvider } from "@distlock/dynamodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { startDynaliteLockTable } from "../../test/dynalite-lock-table.js";
+import { aborted } from "../../test/lock-outcomes.js";
 
 const { server, url } = await startDynaliteLockTable();
 afterAll(() => server.close());
-
-const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 
 describe("takeover without a server clock", () => {
   it("a waiter counts an abandoned lease from its own first sighting, not from the grant", async () => {

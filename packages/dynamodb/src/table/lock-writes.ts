@@ -6,6 +6,8 @@ export interface LockWrite {
   readonly update: string;
   readonly condition: string;
   readonly values: Readonly<Record<string, AttributeValue>>;
+  /** The record version the write stores, where its caller needs it (a release that frees the key). */
+  readonly version?: string;
 }
 
 /** What a write of a fresh hold stores. */
@@ -21,7 +23,8 @@ const number = (value: number): AttributeValue => ({ N: String(value) });
 /** Every write of a hold stores a fresh record version: a waiter that sees it unchanged for a lease knows nobody renewed. */
 const freshVersion = (): AttributeValue => text(randomUUID());
 
-const TAKE = "SET #owner = :owner, #holder = :holder, #count = :one, #lease = :lease, #version = :version, #token = if_not_exists(#token, :zero) + :one";
+/** `ADD` counts a missing fencing counter as 0: a key's first holder draws token 1. */
+const TAKE = "SET #owner = :owner, #holder = :holder, #count = :one, #lease = :lease, #version = :version ADD #token :one";
 const FREE = "REMOVE #owner, #holder, #count, #lease SET #version = :version";
 
 /**
@@ -34,7 +37,6 @@ function take(hold: NewHold, condition: string, placeId: string | undefined, ext
     ":owner": text(hold.ownerSecret),
     ":holder": text(hold.holder),
     ":one": number(1),
-    ":zero": number(0),
     ":lease": number(hold.leaseMs),
     ":version": freshVersion(),
     ...extra,
@@ -71,10 +73,11 @@ export const lockWrites = {
     values: { ":owner": text(ownerSecret), ":version": freshVersion() },
   }),
   /** Frees the key when the owner holds it once; the fencing counter stays in the item. */
-  releaseLast: (ownerSecret: string): LockWrite => ({
+  releaseLast: (ownerSecret: string, version = randomUUID()): LockWrite => ({
     update: FREE,
     condition: "#owner = :owner AND #count = :one",
-    values: { ":owner": text(ownerSecret), ":one": number(1), ":version": freshVersion() },
+    values: { ":owner": text(ownerSecret), ":one": number(1), ":version": text(version) },
+    version,
   }),
   /** Drops one level of the owner's hold when it holds the key `holdCount` (> 1) times. */
   releaseOne: (ownerSecret: string, holdCount: number): LockWrite => ({

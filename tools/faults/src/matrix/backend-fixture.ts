@@ -102,8 +102,7 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   "nats-cluster": [...PROCESS_FAULTS, "leader-loss"],
   zookeeper: SERVER_FAULTS,
   "zookeeper-ensemble": [...PROCESS_FAULTS, "leader-loss"],
-  // dynalite keeps its tables in memory: a restart loses them all, which no DynamoDB does.
-  dynamodb: [...PROCESS_FAULTS, "network-cut"],
+  dynamodb: SERVER_FAULTS,
 });
 
 /**
@@ -300,7 +299,8 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
       return fixture({ backend, url, backendModule, ttlMs: 2_000, fence: "redis", leader, restartDownMs: 1_000, close: () => ensemble.close() });
     }
     case "dynamodb": {
-      const server = await startDynalite();
+      // Its tables in LevelDB, so that a restart keeps them, as DynamoDB's are kept.
+      const server = await startDynalite({ persistent: true });
       const backendModule = useBackendModule("@distlock/dynamodb");
       const { createDynamoDbLockTable } = (await import("@distlock/dynamodb")) as typeof import("@distlock/dynamodb");
       // dynalite checks no credentials, but the SDK's chain must find some.
@@ -308,7 +308,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
       process.env.AWS_SECRET_ACCESS_KEY ??= "distlock-faults";
       const url = server.url("distlock-faults");
       await createDynamoDbLockTable({ url });
-      return fixture({ backend, url, backendModule, ttlMs: 1_000, fence: "redis", restartDownMs: 0, close: () => server.close() });
+      return fixture({ backend, url, backendModule, ttlMs: 1_000, fence: "redis", restartable: [server], restartDownMs: 300, close: () => server.close() });
     }
   }
 }

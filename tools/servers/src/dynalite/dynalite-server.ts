@@ -10,14 +10,20 @@ import { dynamodbCall } from "../protocol/dynamodb-call.js";
 export interface DynaliteOptions {
   /** How long `start()` waits for the first answer. @default 15000 */
   readonly startTimeoutMs?: number;
+  /**
+   * Keep the tables in LevelDB under the data dir (`--path`), so that they survive a restart or a kill, as DynamoDB's
+   * do; otherwise in memory, lost when the process ends. @default false
+   */
+  readonly persistent?: boolean;
 }
 
 /** The default of every option of {@link DynaliteOptions}. */
-export const DEFAULT_DYNALITE_OPTIONS: Readonly<Required<DynaliteOptions>> = Object.freeze({ startTimeoutMs: 15_000 });
+export const DEFAULT_DYNALITE_OPTIONS: Readonly<Required<DynaliteOptions>> = Object.freeze({ startTimeoutMs: 15_000, persistent: false });
 
 /**
- * dynalite (a DynamoDB-compatible HTTP server from npm) as its own Node.js process, keeping its tables in memory: a
- * restart or a kill loses them. Tables become ACTIVE at once (`--createTableMs 0`).
+ * dynalite (a DynamoDB-compatible HTTP server from npm) as its own Node.js process, keeping its tables in memory (a
+ * restart or a kill loses them) or, `persistent`, in LevelDB in its data dir (a restart keeps port and tables). Tables
+ * become ACTIVE at once (`--createTableMs 0`).
  */
 export class DynaliteServer extends ManagedServer {
   /** `http://127.0.0.1:<port>`, the endpoint a DynamoDB client is pointed at. */
@@ -39,6 +45,7 @@ export class DynaliteServer extends ManagedServer {
         "--createTableMs", "0",
         "--deleteTableMs", "0",
         "--updateTableMs", "0",
+        ...(settings.persistent ? ["--path", join(dataDir, "tables")] : []),
       ],
       stopSignal: "SIGTERM",
       startTimeoutMs: settings.startTimeoutMs,
