@@ -1,7 +1,7 @@
 import { createDynamoDbLockTable } from "@distlock/dynamodb";
 import { startDynalite } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
-import { contendedSweep, uncontendedScenario } from "../harness/index.js";
+import { contendedSweep, uncontendedTables } from "../harness/index.js";
 import { DISTLOCK, RAW_FLOOR, tableUrl } from "./dynamodb-lock-subjects.js";
 import { DYNAMODB_TARGETS } from "./dynamodb-targets.js";
 
@@ -20,7 +20,7 @@ export const DYNAMODB_SCENARIOS: ScenarioGroup = {
     try {
       await createDynamoDbLockTable({ url: tableUrl(target) });
       return [
-        await uncontendedScenario({
+        ...(await uncontendedTables({
           scale,
           system: "DynamoDB",
           id: "dynamodb",
@@ -28,11 +28,12 @@ export const DYNAMODB_SCENARIOS: ScenarioGroup = {
           subjects: [RAW_FLOOR, DISTLOCK],
           baseline: RAW_FLOOR.name,
           keyPrefix: "bench:uncontended:",
-          iterations: 1_000,
-          rounds: 6,
+          iterations: 2_400,
+          rounds: 12,
           warmUp: 100,
           notes: [DYNALITE_NOTE],
-        }),
+          pairedFor: DISTLOCK.name,
+        })),
         ...(await contendedSweep({
           scale,
           system: "DynamoDB",
