@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import zookeeper, { type Client, type ZooKeeperException } from "node-zookeeper-client";
 import { CommandTimeoutError } from "./command-timeout-error.js";
+import { type PendingCall, PendingCalls } from "./pending-calls.js";
 import { isServerAnswer, isZkError, ZK_ERROR } from "./server-answers.js";
 import { SessionLostError } from "./session-lost-error.js";
 
@@ -31,6 +32,8 @@ export interface CallOptions {
   readonly abandonIfUnanswered?: boolean;
 }
 
+const NO_OPTIONS: CallOptions = Object.freeze({});
+
 /**
  * One ZooKeeper session on its own client. `lost` aborts when the session expired, or when the session can no longer be
  * proven alive: no request sent more than `sessionTimeout` (× {@link CLOCK_RATE_ALLOWANCE}) ago was answered, judged on
@@ -51,8 +54,8 @@ export class ZooKeeperSession {
   #deadline: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #closed: Promise<void> | undefined;
-  /** What rejects each call in flight when the session is lost: one listener on `lost` for them all. */
-  readonly #inFlight = new Set<() => void>();
+  /** The calls waiting for an answer: one timer bounds them all, and the session's loss ends them. */
+  readonly #pending = new PendingCalls();
 
   constructor(settings: SessionSettings) {
     this.#settings = settings;
@@ -60,9 +63,7 @@ export class ZooKeeperSession {
     this.lost = this.#lost.signal;
     // Every call in flight and every hold's grant listens to it: many at once is normal.
     setMaxListeners(0, this.lost);
-    this.lost.addEventListener("abort", () => {
-      for (const reject of [...this.#inFlight]) reject();
-    });
+    this.lost.addEventListener("abort", () => this.#pending.loseAll(this.lost.reason));
     this.#client = zookeeper.createClient(settings.connectString, { sessionTimeout: settings.sessionTimeoutMs, spinDelay: 50, retries: 0 });
     this.#confirmedAt = performance.now();
     this.ready = this.#connect();
@@ -82,7 +83,7 @@ export class ZooKeeperSession {
    * writes on a version, whose callers read again on BAD_VERSION). A write that goes unanswered with `abandonIfUnanswered`
    * gives the session up: whether it happened is unknown, so nothing it might have created may outlive it.
    */
-  call<T>(operation: string, start: (callback: Callback<T>) => void, options: CallOptions = {}): Promise<T> {
+  call<T>(operation: string, start: (callback: Callback<T>) => void, options: CallOptions = NO_OPTIONS): Promise<T> {
     if (this.lost.aborted) return Promise.reject(this.lost.reason);
     return new Promise<T>((resolve, reject) => {
       let settled = false;
@@ -90,20 +91,22 @@ export class ZooKeeperSession {
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
-        clearTimeout(timer);
-        this.#inFlight.delete(onLost);
+        this.#pending.delete(pending);
         if (resending) this.#client.removeListener("connected", send);
         return true;
       };
-      const onLost = (): void => {
-        if (settle()) reject(this.lost.reason);
+      const pending: PendingCall = {
+        due: performance.now() + this.#settings.commandTimeoutMs,
+        timedOut: () => {
+          if (!settle()) return;
+          const error = new CommandTimeoutError(operation, this.#settings.commandTimeoutMs);
+          if (options.abandonIfUnanswered === true) this.abandon(`${error.message}; a create of unknown outcome ends the session`);
+          reject(error);
+        },
+        lost: (reason) => {
+          if (settle()) reject(reason);
+        },
       };
-      const timer = setTimeout(() => {
-        if (!settle()) return;
-        const error = new CommandTimeoutError(operation, this.#settings.commandTimeoutMs);
-        if (options.abandonIfUnanswered === true) this.abandon(`${error.message}; a create of unknown outcome ends the session`);
-        reject(error);
-      }, this.#settings.commandTimeoutMs);
       const send = (): void => {
         if (settled) return;
         const sentAt = performance.now();
@@ -124,7 +127,7 @@ export class ZooKeeperSession {
           if (settle()) reject(error);
         }
       };
-      this.#inFlight.add(onLost);
+      this.#pending.add(pending);
       send();
     });
   }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 /**
  * What a distlock node holds as its data. The hold count lives here, on the server, because an explicit owner may
@@ -20,7 +20,7 @@ export interface HoldRecord {
 const FORMAT = 1;
 
 export function ownerDigest(ownerSecret: string): string {
-  return createHash("sha256").update(ownerSecret).digest("base64url");
+  return hash("sha256", ownerSecret, "base64url");
 }
 
 export function encodeHoldRecord(record: HoldRecord): Buffer {
