@@ -48,6 +48,7 @@ export class ZooKeeperSession {
   readonly #client: Client;
   readonly #lost = new AbortController();
   #timeoutMs: number;
+  #established = false;
   /** `performance.now()` at sending the latest request the server answered: it had the session alive after this. */
   #confirmedAt: number;
   #disconnectedAt: number | undefined;
@@ -69,6 +70,11 @@ export class ZooKeeperSession {
     this.ready = this.#connect();
     // A caller that never uses the session must not see an unhandled rejection.
     this.ready.catch(() => undefined);
+  }
+
+  /** True once the session was established (`ready` resolved). */
+  get established(): boolean {
+    return this.#established;
   }
 
   /** The session timeout the server granted (the requested one until connected). */
@@ -202,6 +208,7 @@ export class ZooKeeperSession {
           return;
         }
         this.#timeoutMs = granted;
+        this.#established = true;
         this.#confirm(requestedAt);
         this.#heartbeat = setInterval(() => this.#beat(), Math.max(1, Math.floor(granted / 4)));
         this.#heartbeat.unref();

@@ -31,7 +31,12 @@ export async function releaseHold(context: LockContext, key: string, ownerSecret
   }
   if (own !== undefined && own.owner === owner) {
     const record = { holder: own.holder, owner, count: own.count, leaseMs: Math.max(1, Math.ceil(own.leaseEnd - performance.now())) };
-    const done = await dropLevel(context, own.session, own.path, record, own.version).catch(unlessConflict);
+    let done: (Released & { version: number }) | undefined;
+    try {
+      done = await dropLevel(context, own.session, own.path, record, own.version);
+    } catch (error) {
+      unlessConflict(error);
+    }
     if (done !== undefined) {
       if (done.holdCount === 0) context.held.delete(own);
       else context.held.written(own, done.version, done.holdCount, own.leaseEnd);

@@ -6,7 +6,7 @@ import type { HeldNode } from "../leases/held-node.js";
 import { latchHoldOf, shareLatchHold } from "../leases/latch-holds.js";
 import { decodeHoldRecord, encodeHoldRecord, ownerDigest, zxidOf } from "./hold-record.js";
 import { joinLine } from "./join-line.js";
-import { joinedPosition, type LinePosition } from "./line-position.js";
+import { joinedPosition, type LinePosition, linePosition } from "./line-position.js";
 import type { LockContext } from "./lock-context.js";
 import { lockPath } from "./lock-layout.js";
 import { ATTEMPT_TAG } from "./lock-paths.js";
@@ -34,7 +34,7 @@ const REENTRY_ATTEMPTS = 8;
  *    our node withdrawn; else our node stays in line.
  */
 export async function takeHold(context: LockContext, request: DriverAcquireRequest, attempt: boolean): Promise<Taken> {
-  const session = await context.sessions.session();
+  const session = context.sessions.established ?? (await context.sessions.session());
   const owner = ownerDigest(request.ownerSecret);
   const own = context.held.get(request.key);
   if (own !== undefined && own.owner === owner && own.session === session) {
@@ -47,7 +47,9 @@ export async function takeHold(context: LockContext, request: DriverAcquireReque
   const joined = await joinLine(session, path, data, attempt ? ATTEMPT_TAG : undefined, lockName);
   const { name } = joined;
   try {
-    return await decide(context, session, request, owner, path, name, await joinedPosition(session, path, joined, lockName));
+    const position = joinedPosition(joined, lockName) ?? (await linePosition(session, path, name, lockName));
+    if (position.kind === "first") return { granted: grantFirst(context, session, request, owner, `${path}/${name}`, position) };
+    return await decide(context, session, request, owner, path, name, position);
   } catch (error) {
     await withdraw(context, session, `${path}/${name}`);
     throw error;
@@ -61,9 +63,8 @@ async function decide(
   owner: string,
   path: string,
   name: string,
-  position: LinePosition,
+  position: Exclude<LinePosition, { kind: "first" }>,
 ): Promise<Taken> {
-  if (position.kind === "first") return { granted: grantFirst(context, session, request, owner, `${path}/${name}`, position) };
   if (position.kind === "gone") throw new Error(`ZooKeeper node ${path}/${name} vanished right after it was created`);
   let retryAfterMs = session.timeoutMs;
   if (request.freshOwner !== true) {
