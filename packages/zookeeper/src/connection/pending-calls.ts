@@ -2,6 +2,8 @@
 export interface PendingCall {
   /** `performance.now()` by which it must be answered. */
   readonly due: number;
+  /** Set by `PendingCalls.delete`: it needs no timeout any more. */
+  answered: boolean;
   /** No answer came by `due`. */
   timedOut(): void;
   /** The session was lost (`reason`) before an answer came. */
@@ -10,28 +12,34 @@ export interface PendingCall {
 
 /**
  * The calls of one session that wait for an answer, bounded by one timer rather than one per call. Every call gets the
- * same time, so the calls are due in the order they were added: the timer waits for the oldest only.
+ * same time, so the calls are due in the order they were added, and ZooKeeper answers a session's requests in that
+ * order too: the calls are kept in a queue, answered ones dropped from its head, and the timer waits for the oldest.
  */
 export class PendingCalls {
-  readonly #calls = new Set<PendingCall>();
+  readonly #calls: PendingCall[] = [];
   #timer: NodeJS.Timeout | undefined;
 
   add(call: PendingCall): void {
-    this.#calls.add(call);
+    this.#dropAnswered();
+    this.#calls.push(call);
     this.#timer ??= this.#arm(call.due);
   }
 
   /** The call was answered (or gave up): no timeout for it. */
   delete(call: PendingCall): void {
-    this.#calls.delete(call);
+    call.answered = true;
   }
 
-  /** Ends every call with the session's loss; none is added after it. */
+  /** Ends every call not answered yet with the session's loss; none is added after it. */
   loseAll(reason: unknown): void {
     clearTimeout(this.#timer);
-    const calls = [...this.#calls];
-    this.#calls.clear();
-    for (const call of calls) call.lost(reason);
+    const calls = this.#calls.splice(0);
+    for (const call of calls) if (!call.answered) call.lost(reason);
+  }
+
+  #dropAnswered(): void {
+    const calls = this.#calls;
+    while (calls.length > 0 && (calls[0] as PendingCall).answered) calls.shift();
   }
 
   #arm(due: number): NodeJS.Timeout {
@@ -41,13 +49,18 @@ export class PendingCalls {
   #expire(): void {
     this.#timer = undefined;
     const now = performance.now();
-    for (const call of this.#calls) {
-      if (call.due > now) {
+    const calls = this.#calls;
+    while (calls.length > 0) {
+      const call = calls[0] as PendingCall;
+      if (!call.answered && call.due > now) {
         this.#timer = this.#arm(call.due);
         return;
       }
-      this.#calls.delete(call);
-      call.timedOut();
+      calls.shift();
+      if (!call.answered) {
+        call.answered = true;
+        call.timedOut();
+      }
     }
   }
 }

@@ -1,8 +1,7 @@
 import { setMaxListeners } from "node:events";
-import zookeeper, { type Client, type ZooKeeperException } from "node-zookeeper-client";
-import { CommandTimeoutError } from "./command-timeout-error.js";
-import { type PendingCall, PendingCalls } from "./pending-calls.js";
-import { isServerAnswer, isZkError, ZK_ERROR } from "./server-answers.js";
+import zookeeper, { type Client } from "node-zookeeper-client";
+import { PendingCalls } from "./pending-calls.js";
+import { type Callback, type CallOptions, type CallScope, SessionCall } from "./session-call.js";
 import { SessionLostError } from "./session-lost-error.js";
 
 /** What a session needs to know. */
@@ -21,16 +20,6 @@ export interface SessionSettings {
 const CLOCK_RATE_ALLOWANCE = 0.99;
 /** How long a closing session waits for the server to confirm before its socket is destroyed. */
 const CLOSE_GRACE_MS = 1_000;
-
-type Callback<T> = (error: ZooKeeperException | null, value: T) => void;
-
-/** How `ZooKeeperSession.call` treats a request the connection lost or the server never answered. */
-export interface CallOptions {
-  /** Send it again once reconnected to the session. @default false */
-  readonly retryOnLoss?: boolean;
-  /** End the session when no answer comes within `commandTimeoutMs`. @default false */
-  readonly abandonIfUnanswered?: boolean;
-}
 
 const NO_OPTIONS: CallOptions = Object.freeze({});
 
@@ -57,6 +46,8 @@ export class ZooKeeperSession {
   #closed: Promise<void> | undefined;
   /** The calls waiting for an answer: one timer bounds them all, and the session's loss ends them. */
   readonly #pending = new PendingCalls();
+  /** What every call of this session shares. */
+  readonly #calls: CallScope;
 
   constructor(settings: SessionSettings) {
     this.#settings = settings;
@@ -66,6 +57,13 @@ export class ZooKeeperSession {
     setMaxListeners(0, this.lost);
     this.lost.addEventListener("abort", () => this.#pending.loseAll(this.lost.reason));
     this.#client = zookeeper.createClient(settings.connectString, { sessionTimeout: settings.sessionTimeoutMs, spinDelay: 50, retries: 0 });
+    this.#calls = {
+      client: this.#client,
+      pending: this.#pending,
+      commandTimeoutMs: settings.commandTimeoutMs,
+      confirm: (sentAt) => this.#confirm(sentAt),
+      abandon: (reason) => this.abandon(reason),
+    };
     this.#confirmedAt = performance.now();
     this.ready = this.#connect();
     // A caller that never uses the session must not see an unhandled rejection.
@@ -91,51 +89,7 @@ export class ZooKeeperSession {
    */
   call<T>(operation: string, start: (callback: Callback<T>) => void, options: CallOptions = NO_OPTIONS): Promise<T> {
     if (this.lost.aborted) return Promise.reject(this.lost.reason);
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      let resending = false;
-      const settle = (): boolean => {
-        if (settled) return false;
-        settled = true;
-        this.#pending.delete(pending);
-        if (resending) this.#client.removeListener("connected", send);
-        return true;
-      };
-      const pending: PendingCall = {
-        due: performance.now() + this.#settings.commandTimeoutMs,
-        timedOut: () => {
-          if (!settle()) return;
-          const error = new CommandTimeoutError(operation, this.#settings.commandTimeoutMs);
-          if (options.abandonIfUnanswered === true) this.abandon(`${error.message}; a create of unknown outcome ends the session`);
-          reject(error);
-        },
-        lost: (reason) => {
-          if (settle()) reject(reason);
-        },
-      };
-      const send = (): void => {
-        if (settled) return;
-        const sentAt = performance.now();
-        try {
-          start((error, value) => {
-            if (error === null || isServerAnswer(error)) this.#confirm(sentAt);
-            if (settled) return;
-            if (options.retryOnLoss === true && isZkError(error, ZK_ERROR.connectionLoss)) {
-              resending = true;
-              this.#client.once("connected", send);
-              return;
-            }
-            settle();
-            if (error === null) resolve(value);
-            else reject(error);
-          });
-        } catch (error) {
-          if (settle()) reject(error);
-        }
-      };
-      this.#pending.add(pending);
-      send();
-    });
+    return new Promise<T>((resolve, reject) => new SessionCall(this.#calls, operation, start, options, resolve, reject).send());
   }
 
   /**

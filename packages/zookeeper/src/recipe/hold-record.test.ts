@@ -9,6 +9,20 @@ describe("hold records", () => {
     expect(decodeHoldRecord(data)).toEqual({ holder: "h:1", owner: ownerDigest(secret), count: 2, leaseMs: 500 });
   });
 
+  it("are the JSON of the record's fields in their order, whatever the holder label holds", () => {
+    for (const holder of ["h:1", 'quote " and \\ backslash', "ünïcode\u2028", "h:2"]) {
+      const record = { holder, owner: ownerDigest(holder), count: 3, leaseMs: 10_000 };
+      expect(encodeHoldRecord(record).toString()).toBe(JSON.stringify({ distlock: 1, ...record }));
+    }
+  });
+
+  it("digest each secret, the same secret twice to the same digest", () => {
+    const [a, b] = ["secret-a", "secret-b"];
+    expect(ownerDigest(a)).toBe(ownerDigest(a));
+    expect(ownerDigest(b)).not.toBe(ownerDigest(a));
+    expect(ownerDigest(a)).toBe("h2a5ywjmBAtwTx4-4eGG78zyY1sdJjTWUlMzAH5q6uE");
+  });
+
   it("read a Curator node (its client's IP address as data) as a foreign hold", () => {
     const curator = Buffer.from("10.0.0.7");
     expect(decodeHoldRecord(curator)).toBeUndefined();

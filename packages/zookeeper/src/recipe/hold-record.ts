@@ -19,12 +19,34 @@ export interface HoldRecord {
 
 const FORMAT = 1;
 
+/** The last secret digested, and its digest: a release asks for the digest its acquire just made. */
+let lastSecret: string | undefined;
+let lastDigest = "";
+
 export function ownerDigest(ownerSecret: string): string {
-  return hash("sha256", ownerSecret, "base64url");
+  if (ownerSecret !== lastSecret) {
+    lastDigest = hash("sha256", ownerSecret, "base64url");
+    lastSecret = ownerSecret;
+  }
+  return lastDigest;
 }
 
+/** The holder label as JSON, kept for the next record: one provider writes one label. */
+let lastHolder: string | undefined;
+let lastHolderJson = "";
+
+/**
+ * The record as JSON, `{"distlock":1,"holder":…,"owner":…,"count":…,"leaseMs":…}`, written out field by field: the
+ * same text as `JSON.stringify` gives (the owner is base64url, the numbers integers), without building an object.
+ */
 export function encodeHoldRecord(record: HoldRecord): Buffer {
-  return Buffer.from(JSON.stringify({ distlock: FORMAT, ...record }));
+  if (record.holder !== lastHolder) {
+    lastHolderJson = JSON.stringify(record.holder);
+    lastHolder = record.holder;
+  }
+  return Buffer.from(
+    `{"distlock":${FORMAT},"holder":${lastHolderJson},"owner":${JSON.stringify(record.owner)},"count":${record.count},"leaseMs":${record.leaseMs}}`,
+  );
 }
 
 /** The record in a node's data, or undefined when the node is not a distlock hold (Curator's, or anyone else's). */
