@@ -57,10 +57,7 @@ export class PendingCalls {
         return;
       }
       calls.shift();
-      if (!call.answered) {
-        call.answered = true;
-        call.timedOut();
-      }
+      if (!call.answered) call.timedOut();
     }
   }
 }
