@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeHoldRecord, encodeHoldRecord, foreignHolder, ownerDigest, zxidOf } from "./hold-record.js";
+import { decodeHoldRecord, encodeHoldRecord, foreignHolder, ownerDigest, ownerOf, zxidOf } from "./hold-record.js";
 
 describe("hold records", () => {
   it("round-trip, and keep only a digest of the owner secret", () => {
@@ -21,6 +21,16 @@ describe("hold records", () => {
     expect(ownerDigest(a)).toBe(ownerDigest(a));
     expect(ownerDigest(b)).not.toBe(ownerDigest(a));
     expect(ownerDigest(a)).toBe("h2a5ywjmBAtwTx4-4eGG78zyY1sdJjTWUlMzAH5q6uE");
+  });
+
+  it("name an owner by the digest of its secret, a fresh owner (nobody else brings its secret) by a random token", () => {
+    const ownerSecret = "explicit-owner";
+    expect(ownerOf({ ownerSecret })).toBe(ownerDigest(ownerSecret));
+    expect(ownerOf({ ownerSecret, freshOwner: false })).toBe(ownerDigest(ownerSecret));
+    const [a, b] = [ownerOf({ ownerSecret, freshOwner: true }), ownerOf({ ownerSecret, freshOwner: true })];
+    expect(a).not.toBe(b);
+    expect([a, b]).not.toContain(ownerDigest(ownerSecret));
+    expect(a).not.toContain(ownerSecret);
   });
 
   it("read a Curator node (its client's IP address as data) as a foreign hold", () => {

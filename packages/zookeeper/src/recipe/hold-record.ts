@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { hash, randomUUID } from "node:crypto";
 
 /**
  * What a distlock node holds as its data. The hold count lives here, on the server, because an explicit owner may
@@ -9,7 +9,7 @@ import { hash } from "node:crypto";
 export interface HoldRecord {
   /** Public holder label. */
   readonly holder: string;
-  /** base64url SHA-256 of the owner secret. */
+  /** base64url SHA-256 of the owner secret, or a random token for a fresh owner (`ownerOf`). */
   readonly owner: string;
   /** Reentrancy depth. */
   readonly count: number;
@@ -18,6 +18,16 @@ export interface HoldRecord {
 }
 
 const FORMAT = 1;
+
+/**
+ * How a new node's record names its owner: the digest of the secret, which another provider or process bringing the same
+ * secret matches; or, for a fresh owner (a secret core drew for this acquire alone, which nobody else ever brings, so
+ * nobody else ever matches it), a random token, as unrevealing as the digest and cheaper. The driver that holds the node
+ * keeps the token with the secret (`HeldNode`).
+ */
+export function ownerOf(request: { readonly ownerSecret: string; readonly freshOwner?: boolean }): string {
+  return request.freshOwner === true ? randomUUID() : ownerDigest(request.ownerSecret);
+}
 
 /** The last secret digested, and its digest: a release asks for the digest its acquire just made. */
 let lastSecret: string | undefined;
