@@ -25,6 +25,12 @@ export class SessionPool {
     return current;
   }
 
+  /** The session in use once established and while not lost, without waiting; never opens one. */
+  get established(): ZooKeeperSession | undefined {
+    const current = this.#current;
+    return current?.established === true && !current.lost.aborted ? current : undefined;
+  }
+
   /** The session in use, if one was opened and is not lost; never opens one. */
   get live(): ZooKeeperSession | undefined {
     return this.#current?.lost.aborted === false ? this.#current : undefined;

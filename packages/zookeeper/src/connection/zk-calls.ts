@@ -1,12 +1,15 @@
 import zookeeper, { type Stat, type Watcher } from "node-zookeeper-client";
 import { isZkError, ZK_ERROR } from "./server-answers.js";
-import type { CallOptions, ZooKeeperSession } from "./zookeeper-session.js";
+import type { CallOptions } from "./session-call.js";
+import type { ZooKeeperSession } from "./zookeeper-session.js";
 
 /**
  * Reads, mkdirp (idempotent), and writes on a version are sent again after a connection loss: a versioned write that
  * did happen the first time fails the second with BAD_VERSION, and its caller reads the node again.
  */
-const READ: CallOptions = { retryOnLoss: true };
+const READ: CallOptions = Object.freeze({ retryOnLoss: true });
+/** A create's outcome is unknown when it goes unanswered: see `createEphemeralSequential`. */
+const CREATE: CallOptions = Object.freeze({ abandonIfUnanswered: true });
 
 /** A node's data and stat. */
 export interface NodeRead {
@@ -81,9 +84,7 @@ export function statOf(session: ZooKeeperSession, path: string, watcher?: Watche
  * other write of a hold is bounded by the lease `HeldNodes` keeps, whatever its outcome.
  */
 export function createEphemeralSequential(session: ZooKeeperSession, path: string, data: Buffer): Promise<string> {
-  return session.call<string>("create", (callback) => session.client.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), {
-    abandonIfUnanswered: true,
-  });
+  return session.call<string>("create", (callback) => session.client.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), CREATE);
 }
 
 /** Creates `path` and its missing parents as persistent nodes. */

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
-import zookeeper, { type Client, type ZooKeeperException } from "node-zookeeper-client";
-import { CommandTimeoutError } from "./command-timeout-error.js";
-import { isServerAnswer, isZkError, ZK_ERROR } from "./server-answers.js";
+import zookeeper, { type Client } from "node-zookeeper-client";
+import { PendingCalls } from "./pending-calls.js";
+import { type Callback, type CallOptions, type CallScope, SessionCall } from "./session-call.js";
 import { SessionLostError } from "./session-lost-error.js";
 
 /** What a session needs to know. */
@@ -21,15 +21,7 @@ const CLOCK_RATE_ALLOWANCE = 0.99;
 /** How long a closing session waits for the server to confirm before its socket is destroyed. */
 const CLOSE_GRACE_MS = 1_000;
 
-type Callback<T> = (error: ZooKeeperException | null, value: T) => void;
-
-/** How `ZooKeeperSession.call` treats a request the connection lost or the server never answered. */
-export interface CallOptions {
-  /** Send it again once reconnected to the session. @default false */
-  readonly retryOnLoss?: boolean;
-  /** End the session when no answer comes within `commandTimeoutMs`. @default false */
-  readonly abandonIfUnanswered?: boolean;
-}
+const NO_OPTIONS: CallOptions = Object.freeze({});
 
 /**
  * One ZooKeeper session on its own client. `lost` aborts when the session expired, or when the session can no longer be
@@ -45,14 +37,17 @@ export class ZooKeeperSession {
   readonly #client: Client;
   readonly #lost = new AbortController();
   #timeoutMs: number;
+  #established = false;
   /** `performance.now()` at sending the latest request the server answered: it had the session alive after this. */
   #confirmedAt: number;
   #disconnectedAt: number | undefined;
   #deadline: NodeJS.Timeout | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #closed: Promise<void> | undefined;
-  /** What rejects each call in flight when the session is lost: one listener on `lost` for them all. */
-  readonly #inFlight = new Set<() => void>();
+  /** The calls waiting for an answer: one timer bounds them all, and the session's loss ends them. */
+  readonly #pending = new PendingCalls();
+  /** What every call of this session shares. */
+  readonly #calls: CallScope;
 
   constructor(settings: SessionSettings) {
     this.#settings = settings;
@@ -60,14 +55,24 @@ export class ZooKeeperSession {
     this.lost = this.#lost.signal;
     // Every call in flight and every hold's grant listens to it: many at once is normal.
     setMaxListeners(0, this.lost);
-    this.lost.addEventListener("abort", () => {
-      for (const reject of [...this.#inFlight]) reject();
-    });
+    this.lost.addEventListener("abort", () => this.#pending.loseAll(this.lost.reason));
     this.#client = zookeeper.createClient(settings.connectString, { sessionTimeout: settings.sessionTimeoutMs, spinDelay: 50, retries: 0 });
+    this.#calls = {
+      client: this.#client,
+      pending: this.#pending,
+      commandTimeoutMs: settings.commandTimeoutMs,
+      confirm: (sentAt) => this.#confirm(sentAt),
+      abandon: (reason) => this.abandon(reason),
+    };
     this.#confirmedAt = performance.now();
     this.ready = this.#connect();
     // A caller that never uses the session must not see an unhandled rejection.
     this.ready.catch(() => undefined);
+  }
+
+  /** True once the session was established (`ready` resolved). */
+  get established(): boolean {
+    return this.#established;
   }
 
   /** The session timeout the server granted (the requested one until connected). */
@@ -82,51 +87,9 @@ export class ZooKeeperSession {
    * writes on a version, whose callers read again on BAD_VERSION). A write that goes unanswered with `abandonIfUnanswered`
    * gives the session up: whether it happened is unknown, so nothing it might have created may outlive it.
    */
-  call<T>(operation: string, start: (callback: Callback<T>) => void, options: CallOptions = {}): Promise<T> {
+  call<T>(operation: string, start: (callback: Callback<T>) => void, options: CallOptions = NO_OPTIONS): Promise<T> {
     if (this.lost.aborted) return Promise.reject(this.lost.reason);
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      let resending = false;
-      const settle = (): boolean => {
-        if (settled) return false;
-        settled = true;
-        clearTimeout(timer);
-        this.#inFlight.delete(onLost);
-        if (resending) this.#client.removeListener("connected", send);
-        return true;
-      };
-      const onLost = (): void => {
-        if (settle()) reject(this.lost.reason);
-      };
-      const timer = setTimeout(() => {
-        if (!settle()) return;
-        const error = new CommandTimeoutError(operation, this.#settings.commandTimeoutMs);
-        if (options.abandonIfUnanswered === true) this.abandon(`${error.message}; a create of unknown outcome ends the session`);
-        reject(error);
-      }, this.#settings.commandTimeoutMs);
-      const send = (): void => {
-        if (settled) return;
-        const sentAt = performance.now();
-        try {
-          start((error, value) => {
-            if (error === null || isServerAnswer(error)) this.#confirm(sentAt);
-            if (settled) return;
-            if (options.retryOnLoss === true && isZkError(error, ZK_ERROR.connectionLoss)) {
-              resending = true;
-              this.#client.once("connected", send);
-              return;
-            }
-            settle();
-            if (error === null) resolve(value);
-            else reject(error);
-          });
-        } catch (error) {
-          if (settle()) reject(error);
-        }
-      };
-      this.#inFlight.add(onLost);
-      send();
-    });
+    return new Promise<T>((resolve, reject) => new SessionCall(this.#calls, operation, start, options, resolve, reject).send());
   }
 
   /**
@@ -199,6 +162,7 @@ export class ZooKeeperSession {
           return;
         }
         this.#timeoutMs = granted;
+        this.#established = true;
         this.#confirm(requestedAt);
         this.#heartbeat = setInterval(() => this.#beat(), Math.max(1, Math.floor(granted / 4)));
         this.#heartbeat.unref();

@@ -6,8 +6,10 @@ export interface HeldNode {
   /** The whole znode path. */
   readonly path: string;
   readonly session: ZooKeeperSession;
-  /** Owner digest. */
+  /** The owner as its node's record names it: the digest of its secret, or a fresh owner's token (`ownerOf`). */
   readonly owner: string;
+  /** The owner secret, compared here instead of digesting a secret again. */
+  readonly ownerSecret: string;
   readonly holder: string;
   /** The node's czxid. */
   readonly token: bigint;

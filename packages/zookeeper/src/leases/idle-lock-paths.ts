@@ -17,7 +17,12 @@ export class IdleLockPaths {
   /** The node at `nodePath` left its lock path. */
   left(session: ZooKeeperSession, nodePath: string): void {
     const parent = nodePath.slice(0, nodePath.lastIndexOf("/"));
-    this.#paths.set(parent, { session, since: performance.now() });
+    const idle = this.#paths.get(parent);
+    // Updated in place: a lock taken and released over and over leaves its path here on every release.
+    if (idle !== undefined) {
+      idle.session = session;
+      idle.since = performance.now();
+    } else this.#paths.set(parent, { session, since: performance.now() });
     this.#timer ??= this.#arm();
   }
 

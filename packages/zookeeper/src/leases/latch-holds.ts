@@ -30,8 +30,8 @@ export function latchHoldAt(ensemble: string, lockPath: string): LatchHold | und
   return undefined;
 }
 
-/** The hold of `lockPath` that a driver of this process still has for `owner` (digest), if any. */
-export function latchHoldOf(ensemble: string, lockPath: string, owner: string): LatchHold | undefined {
+/** The hold of `lockPath` that a driver of this process still has for the owner of `ownerSecret`, if any. */
+export function latchHoldOf(ensemble: string, lockPath: string, ownerSecret: string): LatchHold | undefined {
   const hold = latchHoldAt(ensemble, lockPath);
-  return hold?.node.owner === owner ? hold : undefined;
+  return hold?.node.ownerSecret === ownerSecret ? hold : undefined;
 }

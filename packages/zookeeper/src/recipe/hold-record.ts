@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash, randomUUID } from "node:crypto";
 
 /**
  * What a distlock node holds as its data. The hold count lives here, on the server, because an explicit owner may
@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 export interface HoldRecord {
   /** Public holder label. */
   readonly holder: string;
-  /** base64url SHA-256 of the owner secret. */
+  /** base64url SHA-256 of the owner secret, or a random token for a fresh owner (`ownerOf`). */
   readonly owner: string;
   /** Reentrancy depth. */
   readonly count: number;
@@ -19,12 +19,44 @@ export interface HoldRecord {
 
 const FORMAT = 1;
 
-export function ownerDigest(ownerSecret: string): string {
-  return createHash("sha256").update(ownerSecret).digest("base64url");
+/**
+ * How a new node's record names its owner: the digest of the secret, which another provider or process bringing the same
+ * secret matches; or, for a fresh owner (a secret core drew for this acquire alone, which nobody else ever brings, so
+ * nobody else ever matches it), a random token, as unrevealing as the digest and cheaper. The driver that holds the node
+ * keeps the token with the secret (`HeldNode`).
+ */
+export function ownerOf(request: { readonly ownerSecret: string; readonly freshOwner?: boolean }): string {
+  return request.freshOwner === true ? randomUUID() : ownerDigest(request.ownerSecret);
 }
 
+/** The last secret digested, and its digest: a release asks for the digest its acquire just made. */
+let lastSecret: string | undefined;
+let lastDigest = "";
+
+export function ownerDigest(ownerSecret: string): string {
+  if (ownerSecret !== lastSecret) {
+    lastDigest = hash("sha256", ownerSecret, "base64url");
+    lastSecret = ownerSecret;
+  }
+  return lastDigest;
+}
+
+/** The holder label as JSON, kept for the next record: one provider writes one label. */
+let lastHolder: string | undefined;
+let lastHolderJson = "";
+
+/**
+ * The record as JSON, `{"distlock":1,"holder":…,"owner":…,"count":…,"leaseMs":…}`, written out field by field: the
+ * same text as `JSON.stringify` gives (the owner is base64url, the numbers integers), without building an object.
+ */
 export function encodeHoldRecord(record: HoldRecord): Buffer {
-  return Buffer.from(JSON.stringify({ distlock: FORMAT, ...record }));
+  if (record.holder !== lastHolder) {
+    lastHolderJson = JSON.stringify(record.holder);
+    lastHolder = record.holder;
+  }
+  return Buffer.from(
+    `{"distlock":${FORMAT},"holder":${lastHolderJson},"owner":${JSON.stringify(record.owner)},"count":${record.count},"leaseMs":${record.leaseMs}}`,
+  );
 }
 
 /** The record in a node's data, or undefined when the node is not a distlock hold (Curator's, or anyone else's). */

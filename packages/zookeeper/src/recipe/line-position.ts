@@ -24,16 +24,18 @@ export async function linePosition(session: ZooKeeperSession, lockPath: string, 
 }
 
 /**
- * Where a node just created stands, from the line read along with its create. Alone in line, its token is the lock
- * path's `pzxid` (the zxid of the last change to the line, at or after our create, and before any later node's create:
- * such a node would be in the line), saving the read of its own `czxid`. See the README's proof.
+ * Where a node just created stands, from the line read along with its create; undefined when that read did not come
+ * back or did not show the node (the caller reads the line again). Alone in line, its token is the lock path's `pzxid`
+ * (the zxid of the last change to the line, at or after our create, and before any later node's create: such a node
+ * would be in the line), saving the read of its own `czxid`. See the README's proof.
  */
-export async function joinedPosition(session: ZooKeeperSession, lockPath: string, joined: Joined, lockName = LOCK_NAME): Promise<LinePosition> {
+export function joinedPosition(joined: Joined, lockName = LOCK_NAME): LinePosition | undefined {
   const { name, read, sentAt } = joined;
-  if (read === undefined) return linePosition(session, lockPath, name, lockName);
-  const line = sortLine(read.children, lockName);
-  if (line.length === 1 && line[0] === name) return { kind: "first", token: read.stat.pzxid, version: 0, readAt: sentAt };
+  if (read === undefined) return undefined;
+  const { children } = read;
+  if (children.length === 1 && children[0] === name) return { kind: "first", token: read.stat.pzxid, version: 0, readAt: sentAt };
+  const line = sortLine(children, lockName);
   const index = line.indexOf(name);
-  if (index <= 0) return linePosition(session, lockPath, name, lockName);
+  if (index <= 0) return undefined;
   return { kind: "behind", predecessor: line[index - 1] as string, first: line[0] as string };
 }

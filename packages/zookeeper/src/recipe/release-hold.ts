@@ -23,21 +23,28 @@ const ATTEMPTS = 8;
  * only this driver can hold them.
  */
 export async function releaseHold(context: LockContext, key: string, ownerSecret: string): Promise<Released> {
-  const owner = ownerDigest(ownerSecret);
   const own = context.held.get(key);
   if (!context.layout.writesNodes) {
-    const hold = heldLatch(context, key, owner);
+    const hold = heldLatch(context, key, ownerSecret);
     return hold === undefined ? NOT_HELD : releaseLatch(hold);
   }
-  if (own !== undefined && own.owner === owner) {
-    const record = { holder: own.holder, owner, count: own.count, leaseMs: Math.max(1, Math.ceil(own.leaseEnd - performance.now())) };
-    const done = await dropLevel(context, own.session, own.path, record, own.version).catch(unlessConflict);
+  const ours = own !== undefined && own.ownerSecret === ownerSecret;
+  if (own !== undefined && ours) {
+    const record = { holder: own.holder, owner: own.owner, count: own.count, leaseMs: Math.max(1, Math.ceil(own.leaseEnd - performance.now())) };
+    let done: (Released & { version: number }) | undefined;
+    try {
+      done = await dropLevel(context, own.session, own.path, record, own.version);
+    } catch (error) {
+      unlessConflict(error);
+    }
     if (done !== undefined) {
       if (done.holdCount === 0) context.held.delete(own);
       else context.held.written(own, done.version, done.holdCount, own.leaseEnd);
       return done;
     }
   }
+  // A fresh owner's node names it by the token only its holder keeps; any other owner by its digest.
+  const owner = ours ? own.owner : ownerDigest(ownerSecret);
   const session = await context.sessions.session();
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const holder = await readHolder(session, context.layout, key);

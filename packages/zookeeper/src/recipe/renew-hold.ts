@@ -17,16 +17,18 @@ const ATTEMPTS = 8;
  * the nodes this driver holds, once the server shows them still there.
  */
 export async function renewHold(context: LockContext, renewal: DriverRenewal): Promise<boolean> {
-  const owner = ownerDigest(renewal.ownerSecret);
   const own = context.held.get(renewal.key);
   if (!context.layout.writesNodes) {
-    const hold = heldLatch(context, renewal.key, owner);
+    const hold = heldLatch(context, renewal.key, renewal.ownerSecret);
     return hold !== undefined && (await confirmLatch(hold, renewal.ttlMs));
   }
-  if (own !== undefined && own.owner === owner) {
+  const ours = own !== undefined && own.ownerSecret === renewal.ownerSecret;
+  if (own !== undefined && ours) {
     const renewed = await renewOwn(context, own, renewal.ttlMs);
     if (renewed) return true;
   }
+  // A fresh owner's node names it by the token only its holder keeps; any other owner by its digest.
+  const owner = ours ? own.owner : ownerDigest(renewal.ownerSecret);
   const session = await context.sessions.session();
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const holder = await readHolder(session, context.layout, renewal.key);

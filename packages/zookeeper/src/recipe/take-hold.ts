@@ -4,9 +4,9 @@ import { deleteNode, readNode, writeNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import type { HeldNode } from "../leases/held-node.js";
 import { latchHoldOf, shareLatchHold } from "../leases/latch-holds.js";
-import { decodeHoldRecord, encodeHoldRecord, ownerDigest, zxidOf } from "./hold-record.js";
+import { decodeHoldRecord, encodeHoldRecord, ownerOf, zxidOf } from "./hold-record.js";
 import { joinLine } from "./join-line.js";
-import { joinedPosition, type LinePosition } from "./line-position.js";
+import { joinedPosition, type LinePosition, linePosition } from "./line-position.js";
 import type { LockContext } from "./lock-context.js";
 import { lockPath } from "./lock-layout.js";
 import { ATTEMPT_TAG } from "./lock-paths.js";
@@ -17,6 +17,8 @@ export interface InLine {
   readonly lockPath: string;
   readonly name: string;
   readonly predecessor: string;
+  /** The owner as our node's record names it (`ownerOf`). */
+  readonly owner: string;
 }
 
 /** What one step into the line comes to: a grant, our node waiting in line, or (an attempt) a refusal without a node. */
@@ -34,20 +36,22 @@ const REENTRY_ATTEMPTS = 8;
  *    our node withdrawn; else our node stays in line.
  */
 export async function takeHold(context: LockContext, request: DriverAcquireRequest, attempt: boolean): Promise<Taken> {
-  const session = await context.sessions.session();
-  const owner = ownerDigest(request.ownerSecret);
+  const session = context.sessions.established ?? (await context.sessions.session());
   const own = context.held.get(request.key);
-  if (own !== undefined && own.owner === owner && own.session === session) {
+  if (own !== undefined && own.ownerSecret === request.ownerSecret && own.session === session) {
     const granted = await reenterOwn(context, own, request.ttlMs);
     if (granted !== undefined) return { granted };
   }
   const { lockName } = context.layout;
   const path = lockPath(context.layout, request.key);
+  const owner = ownerOf(request);
   const data = encodeHoldRecord({ holder: request.holder, owner, count: 1, leaseMs: request.ttlMs });
   const joined = await joinLine(session, path, data, attempt ? ATTEMPT_TAG : undefined, lockName);
   const { name } = joined;
   try {
-    return await decide(context, session, request, owner, path, name, await joinedPosition(session, path, joined, lockName));
+    const position = joinedPosition(joined, lockName) ?? (await linePosition(session, path, name, lockName));
+    if (position.kind === "first") return { granted: grantFirst(context, session, request, owner, `${path}/${name}`, position) };
+    return await decide(context, session, request, owner, path, name, position);
   } catch (error) {
     await withdraw(context, session, `${path}/${name}`);
     throw error;
@@ -61,23 +65,22 @@ async function decide(
   owner: string,
   path: string,
   name: string,
-  position: LinePosition,
+  position: Exclude<LinePosition, { kind: "first" }>,
 ): Promise<Taken> {
-  if (position.kind === "first") return { granted: grantFirst(context, session, request, owner, `${path}/${name}`, position) };
   if (position.kind === "gone") throw new Error(`ZooKeeper node ${path}/${name} vanished right after it was created`);
   let retryAfterMs = session.timeoutMs;
   if (request.freshOwner !== true) {
     const firstPath = `${path}/${position.first}`;
     const reentered = context.layout.writesNodes
       ? await reenterElsewhere(session, firstPath, owner, request.ttlMs)
-      : (reenterLatchHere(context, path, firstPath, owner, request.ttlMs) ?? (await leaseAhead(session, firstPath)));
+      : (reenterLatchHere(context, path, firstPath, request.ownerSecret, request.ttlMs) ?? (await leaseAhead(session, firstPath)));
     if (reentered !== undefined && "granted" in reentered) {
       await withdraw(context, session, `${path}/${name}`);
       return reentered;
     }
     if (reentered !== undefined) retryAfterMs = reentered.retryAfterMs;
   }
-  return { inLine: { session, lockPath: path, name, predecessor: position.predecessor }, retryAfterMs };
+  return { inLine: { session, lockPath: path, name, predecessor: position.predecessor, owner }, retryAfterMs };
 }
 
 /** Our node is first in line: the hold is ours, its lease kept by `HeldNodes` from now. */
@@ -95,6 +98,7 @@ export function grantFirst(
     path: nodePath,
     session,
     owner,
+    ownerSecret: request.ownerSecret,
     holder: request.holder,
     token,
     version: position.version,
@@ -161,8 +165,14 @@ async function reenterElsewhere(
  * Re-entry of a latch node that another driver of this process holds for the same owner: count + 1 there, where the
  * count and lease of a node nobody writes live.
  */
-function reenterLatchHere(context: LockContext, lockPath: string, firstPath: string, owner: string, ttlMs: number): { granted: DriverGranted } | undefined {
-  const hold = latchHoldOf(context.ensemble, lockPath, owner);
+function reenterLatchHere(
+  context: LockContext,
+  lockPath: string,
+  firstPath: string,
+  ownerSecret: string,
+  ttlMs: number,
+): { granted: DriverGranted } | undefined {
+  const hold = latchHoldOf(context.ensemble, lockPath, ownerSecret);
   if (hold === undefined || hold.node.path !== firstPath) return undefined;
   const { node, held } = hold;
   const leaseMs = Math.max(ttlMs, Math.ceil(node.leaseEnd - performance.now()));

@@ -37,7 +37,18 @@ export async function takePermits(
     const leaseEnd = performance.now() + request.ttlMs;
     const nodes = created.map((path, i): HeldNode => {
       const stat = stats[i] as Stat;
-      return { key: path, path, session, owner, holder: request.holder, token: zxidOf(stat.czxid), version: stat.version, count: 1, leaseEnd };
+      return {
+        key: path,
+        path,
+        session,
+        owner,
+        ownerSecret: request.ownerSecret,
+        holder: request.holder,
+        token: zxidOf(stat.czxid),
+        version: stat.version,
+        count: 1,
+        leaseEnd,
+      };
     });
     grants.add(request.key, owner, nodes);
     // The leases were created one after another: the first has the smallest czxid.

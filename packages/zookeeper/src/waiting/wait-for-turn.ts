@@ -1,5 +1,4 @@
 import type { DriverAcquireRequest, DriverGranted, DriverWait } from "@distlock/core/driver";
-import { ownerDigest } from "../recipe/hold-record.js";
 import type { LockContext } from "../recipe/lock-context.js";
 import { grantFirst, type InLine, takeHold, withdraw } from "../recipe/take-hold.js";
 import { waitUntilFirst } from "./wait-until-first.js";
@@ -28,7 +27,7 @@ async function waitInLine(context: LockContext, request: DriverAcquireRequest, i
   try {
     const position = await waitUntilFirst(session, lockPath, name, inLine.predecessor, signal, context.layout.lockName);
     if (position.kind === "gone") return undefined;
-    return grantFirst(context, session, request, ownerDigest(request.ownerSecret), nodePath, position);
+    return grantFirst(context, session, request, inLine.owner, nodePath, position);
   } catch (error) {
     await withdraw(context, session, nodePath);
     throw signal.aborted ? signal.reason : error;
