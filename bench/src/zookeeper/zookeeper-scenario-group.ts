@@ -1,6 +1,6 @@
 import { startZooKeeper } from "@distlock/test-servers";
 import type { BenchTable, ScenarioGroup } from "../harness/index.js";
-import { contendedSweep, uncontendedScenario } from "../harness/index.js";
+import { contendedSweep, uncontendedTables } from "../harness/index.js";
 import { DISTLOCK, RAW_FLOOR } from "./zookeeper-lock-subjects.js";
 import { ZOOKEEPER_TARGETS } from "./zookeeper-targets.js";
 
@@ -15,7 +15,7 @@ export const ZOOKEEPER_SCENARIOS: ScenarioGroup = {
     const target = server.connectString;
     try {
       return [
-        await uncontendedScenario({
+        ...(await uncontendedTables({
           scale,
           system: "zookeeper",
           id: "zookeeper",
@@ -28,7 +28,8 @@ export const ZOOKEEPER_SCENARIOS: ScenarioGroup = {
           // Both JITs must be done first: 200 ops measured V8 still compiling distlock's longer path, and the JVM the
           // server's getChildren path, which only the recipe's line read takes (in the last 3 of 10 rounds, too).
           warmUp: 2_000,
-        }),
+          pairedFor: DISTLOCK.name,
+        })),
         ...(await contendedSweep({
           scale,
           system: "zookeeper",
