@@ -29,7 +29,7 @@ export async function releaseHold(context: LockContext, key: string, ownerSecret
     return hold === undefined ? NOT_HELD : releaseLatch(hold);
   }
   const ours = own !== undefined && own.ownerSecret === ownerSecret;
-  if (own !== undefined && ours) {
+  if (ours) {
     const record = { holder: own.holder, owner: own.owner, count: own.count, leaseMs: Math.max(1, Math.ceil(own.leaseEnd - performance.now())) };
     let done: (Released & { version: number }) | undefined;
     try {

@@ -23,7 +23,7 @@ export async function renewHold(context: LockContext, renewal: DriverRenewal): P
     return hold !== undefined && (await confirmLatch(hold, renewal.ttlMs));
   }
   const ours = own !== undefined && own.ownerSecret === renewal.ownerSecret;
-  if (own !== undefined && ours) {
+  if (ours) {
     const renewed = await renewOwn(context, own, renewal.ttlMs);
     if (renewed) return true;
   }
