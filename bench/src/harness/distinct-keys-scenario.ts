@@ -1,5 +1,6 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledMs } from "./bench-scale.js";
+import { LatencyRecorder } from "./latency-recorder.js";
 import type { LockSubject, OpenSubject } from "./lock-subject.js";
 import { measuredTurn } from "./measured-turn.js";
 import { pairedRoundsTable } from "./paired-rounds.js";
@@ -8,6 +9,8 @@ import { summarizeTurns, type TurnSample } from "./turn-summary.js";
 import { turnOrder } from "./uncontended-scenario.js";
 
 const TTL_MS = 10_000;
+/** Room for a turn's latencies: more acquire+release pairs than one process has made in a 2 s turn here (~120,000). */
+const OPS_ROOM = 1 << 18;
 
 /** C concurrent loops in one process, each taking and giving back a random key out of `keys`, one client per subject. */
 export interface DistinctKeysRun<S extends LockSubject> {
@@ -91,7 +94,7 @@ async function measureTurn<S extends LockSubject>(
   turnMs: number,
 ): Promise<TurnSample> {
   return measuredTurn(run.counter, subject, async () => {
-    const ops: number[] = [];
+    const ops = new LatencyRecorder(OPS_ROOM);
     const end = performance.now() + turnMs;
     // Loop i takes keys i, i + C, i + 2C, … at random: no two loops ask for one key at once (the floors cannot wait).
     const slice = Math.max(1, Math.floor(run.keys / concurrency));
@@ -102,10 +105,10 @@ async function measureTurn<S extends LockSubject>(
           const t0 = performance.now();
           const release = await open.acquire(key, TTL_MS);
           await release();
-          ops.push(performance.now() - t0);
+          ops.record(performance.now() - t0);
         }
       }),
     );
-    return { ops, acquires: [] };
+    return { ops: ops.toArray(), acquires: [] };
   });
 }

@@ -1,3 +1,4 @@
+import { LatencyRecorder } from "./latency-recorder.js";
 import { percentile } from "./stats.js";
 
 /** What one subject's turn in one round of an uncontended scenario measured. */
@@ -53,14 +54,14 @@ export function clientCpuPerOp(usage: NodeJS.CpuUsage, ops: number): Record<stri
 
 /** Runs `op` `count` times in a row and measures the turn: each op's latency, the wall time and the client CPU per op. */
 export async function measureOps(op: (index: number) => Promise<unknown>, count: number): Promise<TurnSample> {
-  const ops: number[] = [];
+  const ops = new LatencyRecorder(count);
   const cpu = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < count; i++) {
     const begun = performance.now();
     await op(i);
-    ops.push(performance.now() - begun);
+    ops.record(performance.now() - begun);
   }
   const seconds = (performance.now() - started) / 1000;
-  return { ops, acquires: [], seconds, perOp: clientCpuPerOp(process.cpuUsage(cpu), count) };
+  return { ops: ops.toArray(), acquires: [], seconds, perOp: clientCpuPerOp(process.cpuUsage(cpu), count) };
 }

@@ -1,5 +1,6 @@
 import type { BenchRow, BenchTable } from "./bench-row.js";
 import { type BenchScale, DEFAULT_BENCH_SCALE, scaledCount } from "./bench-scale.js";
+import { LatencyRecorder } from "./latency-recorder.js";
 import { type LockSubject, type OpenSubject, permitsOf } from "./lock-subject.js";
 import { measuredTurn } from "./measured-turn.js";
 import { pairedRoundsTable } from "./paired-rounds.js";
@@ -103,15 +104,15 @@ const UNCONTENDED_NOTE =
 /** One turn of `perRound` serial acquire+release: latencies, wall time, the client's CPU time and the server's counts. */
 async function measureTurn<S extends LockSubject>(run: UncontendedRun<S>, subject: S, open: OpenSubject, key: string, perRound: number): Promise<TurnSample> {
   return measuredTurn(run.counter, subject, async () => {
-    const ops: number[] = [];
-    const acquires: number[] = [];
+    const ops = new LatencyRecorder(perRound);
+    const acquires = new LatencyRecorder(perRound);
     for (let i = 0; i < perRound; i++) {
       const t0 = performance.now();
       const release = await open.acquire(key, TTL_MS);
-      acquires.push(performance.now() - t0);
+      acquires.record(performance.now() - t0);
       await release();
-      ops.push(performance.now() - t0);
+      ops.record(performance.now() - t0);
     }
-    return { ops, acquires };
+    return { ops: ops.toArray(), acquires: acquires.toArray() };
   });
 }
