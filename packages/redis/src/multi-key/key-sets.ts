@@ -17,8 +17,8 @@ export interface KeySetAccess {
 }
 
 /**
- * The acquire-all script's reply: the refusing key's ttl left; every key's fresh token, space separated; or per key a
- * fresh grant's token or a re-entry's {token, holdCount, ttl left}.
+ * The acquire-all script's reply: the refusing key's ttl left; every key's fresh token, space separated (one token alone
+ * when all the keys share it); or per key a fresh grant's token or a re-entry's {token, holdCount, ttl left}.
  */
 type AcquireAllReply = number | string | Array<string | [string, number, number]>;
 
@@ -43,7 +43,7 @@ export class KeySets {
     const taken: number[] = [];
     const tags = requests.map(({ key }) => layout.tag(key));
     for (const slot of this.#slots(tags)) {
-      const slotTags = slot.map((i) => tags[i] as string);
+      const slotTags = slot.length === tags.length ? tags : slot.map((i) => tags[i] as string);
       const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, slotTags, [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
         await this.#giveBack(requests, taken);
         throw error;
@@ -52,9 +52,13 @@ export class KeySets {
         await this.#giveBack(requests, taken);
         return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#access.fallbackRetryMs };
       }
-      const entries = typeof reply === "string" ? reply.split(" ") : reply;
+      const shared = typeof reply === "string" && !reply.includes(" ") ? BigInt(reply) : undefined;
+      const entries = shared !== undefined ? undefined : typeof reply === "string" ? reply.split(" ") : reply;
       slot.forEach((index, j) => {
-        grants[index] = keyGrant(entries[j] as string | [string, number, number], first.ttlMs);
+        grants[index] =
+          shared !== undefined
+            ? { acquired: true, fencingToken: shared, holdCount: 1, ttlMs: first.ttlMs }
+            : keyGrant((entries as AcquireAllReply[])[j] as string | [string, number, number], first.ttlMs);
         taken.push(index);
       });
     }
@@ -72,7 +76,7 @@ export class KeySets {
         const left = (await calls.run(
           "release",
           RELEASE_ALL_SCRIPT,
-          slot.map((i) => tags[i] as string),
+          slot.length === tags.length ? tags : slot.map((i) => tags[i] as string),
           [owner],
         )) as number | number[];
         slot.forEach((index, j) => {
@@ -86,7 +90,7 @@ export class KeySets {
 
   /** Index groups of the keys' `tags`, one per Cluster slot, in the order of each slot's first key (one without a cluster). */
   #slots(tags: readonly string[]): number[][] {
-    return slotBatches(tags, this.#access.cluster, Math.max(1, tags.length));
+    return this.#access.cluster ? slotBatches(tags, true, Math.max(1, tags.length)) : [tags.map((_, i) => i)];
   }
 
   /** Releases the keys at `indexes` that an earlier slot's script took, before a later slot refused or failed. */
