@@ -28,14 +28,14 @@ export interface MultiKeyPath {
 export async function acquireInOrder(keys: readonly string[], settings: AcquireOptions, path: MultiKeyPath): Promise<MultiLock> {
   const startedAt = monotonicNow();
   const deadline = settings.waitMs === undefined ? undefined : startedAt + settings.waitMs;
-  const locks: Lock[] = [];
+  let locks: Lock[] = [];
   try {
     while (locks.length < keys.length) {
-      const rest = keys.slice(locks.length);
+      const rest = locks.length === 0 ? keys : keys.slice(locks.length);
       const tried = path.tryTogether !== undefined && rest.length > 1;
       const together = tried ? await (path.tryTogether as NonNullable<MultiKeyPath["tryTogether"]>)(rest) : null;
       if (together !== null) {
-        locks.push(...together);
+        locks = locks.length === 0 ? together : [...locks, ...together];
         break;
       }
       const waitMs = deadline === undefined ? undefined : Math.max(0, deadline - monotonicNow());
