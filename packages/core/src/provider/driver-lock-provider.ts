@@ -202,8 +202,11 @@ export class DriverLockProvider implements LockProvider {
         ? {}
         : {
             tryTogether: (keys: readonly string[]) =>
-              this.#observedTogether(keys, settings, () => acquireTogether(driver, this.#holds, sameOwnerRequests(request(keys[0] as string), keys), settings, closed)),
+              this.#observedTogether(keys, settings, () =>
+                acquireTogether(driver, this.#holds, sameOwnerRequests(request(keys[0] as string), keys), settings, closed),
+              ),
           }),
+      contended: (key) => driver.acquire !== undefined && driver.isWatching?.(key) === true,
       releaseAll: (locks) => this.#holds.releaseTogether(locks as LockHandle[]),
     };
   }
