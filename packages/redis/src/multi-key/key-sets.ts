@@ -43,8 +43,7 @@ export class KeySets {
     const taken: number[] = [];
     const tags = requests.map(({ key }) => layout.tag(key));
     for (const slot of this.#slots(tags)) {
-      const slotTags = slot.length === tags.length ? tags : slot.map((i) => tags[i] as string);
-      const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, slotTags, [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
+      const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, slotTags(tags, slot), [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
         await this.#giveBack(requests, taken);
         throw error;
       })) as AcquireAllReply;
@@ -73,12 +72,7 @@ export class KeySets {
     const tags = keys.map((key) => layout.tag(key));
     await Promise.all(
       this.#slots(tags).map(async (slot) => {
-        const left = (await calls.run(
-          "release",
-          RELEASE_ALL_SCRIPT,
-          slot.length === tags.length ? tags : slot.map((i) => tags[i] as string),
-          [owner],
-        )) as number | number[];
+        const left = (await calls.run("release", RELEASE_ALL_SCRIPT, slotTags(tags, slot), [owner])) as number | number[];
         slot.forEach((index, j) => {
           const count = typeof left === "number" ? left : Number(left[j]);
           outcomes[index] = count < 0 ? NOT_HELD : count === 0 ? FREED : { held: true, holdCount: count };
@@ -109,4 +103,9 @@ function keyGrant(entry: string | [string, number, number], ttlMs: number): Driv
   if (typeof entry === "string") return { acquired: true, fencingToken: BigInt(entry), holdCount: 1, ttlMs };
   const [token, holdCount, left] = entry;
   return { acquired: true, fencingToken: BigInt(token), holdCount: Number(holdCount), ttlMs: Number(left) };
+}
+
+/** The tags of one slot's keys: all of them when the set is one slot. */
+function slotTags(tags: readonly string[], slot: readonly number[]): readonly string[] {
+  return slot.length === tags.length ? tags : slot.map((i) => tags[i] as string);
 }
