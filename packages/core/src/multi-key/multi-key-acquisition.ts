@@ -10,36 +10,44 @@ import { MultiLockHandle } from "./multi-lock-handle.js";
 export interface MultiKeyPath {
   /** The request for `key` on behalf of the call's one owner; throws if the provider closed or the signal aborted. */
   request(key: string): DriverAcquireRequest;
-  /** Waits for one key; `refused`: an attempt at a set that starts with it was just refused, so it goes straight to the wait. */
+  /**
+   * Waits for one key; `refused`: an attempt at a set that starts with it was just refused (or skipped as contended), so
+   * it goes straight to the wait.
+   */
   acquire(request: DriverAcquireRequest, settings: AcquireOptions, refused: boolean): Promise<Lock>;
   tryAcquire(request: DriverAcquireRequest, settings: AcquireOptions): Promise<Lock | null>;
   /** One all-or-nothing attempt at `keys` that never waits: their locks, or null; undefined where the driver has none. */
   readonly tryTogether?: (keys: readonly string[]) => Promise<Lock[] | null>;
+  /** True when `key` is contended here: its waiters are queued and this process hears its releases (`LockDriver.isWatching`). */
+  contended(key: string): boolean;
   /** Releases the locks of the set, together where the driver can. */
   releaseAll(locks: readonly Lock[]): Promise<PromiseSettledResult<void>[]>;
 }
 
 /**
  * All or none of `keys` (already in the global order). The keys still missing are tried all at once where the driver
- * can; refused, the call waits for the first of them alone and goes on. A caller so waits for a key only while holding
- * keys that sort before it, so no two callers each hold what the other waits for. The time budget spans the whole call;
- * whatever stops it midway (timeout, abort, close, failure) releases the keys taken so far.
+ * can; refused, the call waits for the first of them alone and goes on. While the first is contended the attempt that
+ * would only be refused is skipped: the call goes straight to that key's wait, as a single acquire does. A caller so
+ * waits for a key only while holding keys that sort before it, so no two callers each hold what the other waits for.
+ * The time budget spans the whole call; whatever stops it midway (timeout, abort, close, failure) releases the keys
+ * taken so far.
  */
 export async function acquireInOrder(keys: readonly string[], settings: AcquireOptions, path: MultiKeyPath): Promise<MultiLock> {
   const startedAt = monotonicNow();
   const deadline = settings.waitMs === undefined ? undefined : startedAt + settings.waitMs;
-  const locks: Lock[] = [];
+  let locks: Lock[] = [];
   try {
     while (locks.length < keys.length) {
-      const rest = keys.slice(locks.length);
+      const rest = locks.length === 0 ? keys : keys.slice(locks.length);
+      const first = rest[0] as string;
       const tried = path.tryTogether !== undefined && rest.length > 1;
-      const together = tried ? await (path.tryTogether as NonNullable<MultiKeyPath["tryTogether"]>)(rest) : null;
+      const together = tried && !path.contended(first) ? await (path.tryTogether as NonNullable<MultiKeyPath["tryTogether"]>)(rest) : null;
       if (together !== null) {
-        locks.push(...together);
+        locks = locks.length === 0 ? together : [...locks, ...together];
         break;
       }
       const waitMs = deadline === undefined ? undefined : Math.max(0, deadline - monotonicNow());
-      locks.push(await path.acquire(path.request(rest[0] as string), { ...settings, waitMs }, tried));
+      locks.push(await path.acquire(path.request(first), { ...settings, waitMs }, tried));
     }
     return new MultiLockHandle(locks, path.releaseAll);
   } catch (error) {

@@ -15,6 +15,8 @@ class SetDriver extends MemoryLockDriver {
   answerNextSet: ((granted: DriverGranted[]) => Promise<DriverGranted[] | DriverRefused>) | undefined;
   /** Keys whose renewal (a stale grant's confirmation) the server refuses. */
   readonly refuseRenewal = new Set<string>();
+  /** Keys this driver says it hears the releases of (contended: their waiters are queued). */
+  readonly watching = new Set<string>();
 
   constructor(readonly store: MemoryLockStore) {
     super(store, "fifo");
@@ -31,6 +33,10 @@ class SetDriver extends MemoryLockDriver {
     const answer = this.answerNextSet;
     this.answerNextSet = undefined;
     return answer === undefined || !Array.isArray(result) ? result : answer(result);
+  }
+
+  isWatching(key: string): boolean {
+    return this.watching.has(key);
   }
 
   override async releaseAll(keys: readonly string[], ownerSecret: string) {
@@ -71,6 +77,19 @@ describe("multi-key sets through a driver's tryAcquireAll and releaseAll", () =>
     await held.release();
     const set = await waiting;
     expect(driver.calls).toEqual(["tryAcquireAll a,b,c", "tryAcquireAll b,c"]);
+    expect(set.keys).toEqual(["a", "b", "c"]);
+    await set.release();
+  });
+
+  it("skips the set's attempt while its first key is contended here: straight to that key's line, then the rest together", async () => {
+    const { driver, provider, other } = setup();
+    const held = await other.acquire("a");
+    driver.watching.add("a");
+    const waiting = provider.acquireAll(["a", "b", "c"]);
+    await expect.poll(() => driver.store.inspect("a")?.waiters).toBe(1);
+    await held.release();
+    const set = await waiting;
+    expect(driver.calls).toEqual(["tryAcquireAll b,c"]);
     expect(set.keys).toEqual(["a", "b", "c"]);
     await set.release();
   });

@@ -2,21 +2,30 @@ import type { Lock, MultiLock } from "../types.js";
 
 /** The locks of one multi-key acquire, held and let go together. */
 export class MultiLockHandle implements MultiLock {
-  readonly keys: readonly string[];
   readonly locks: readonly Lock[];
   readonly holder: string;
-  readonly fencingTokens: ReadonlyMap<string, bigint | null>;
   readonly #releaseLocks: (locks: readonly Lock[]) => Promise<PromiseSettledResult<void>[]>;
+  #keys: readonly string[] | undefined;
+  #fencingTokens: ReadonlyMap<string, bigint | null> | undefined;
   #signal: AbortSignal | undefined;
   #release: Promise<void> | undefined;
 
-  /** `locks` in the order they were taken, at least one; `releaseLocks` releases them together. */
-  constructor(locks: readonly Lock[], releaseLocks: (locks: readonly Lock[]) => Promise<PromiseSettledResult<void>[]>) {
+  /** `locks` in the order they were taken, at least one (the handle keeps the array); `releaseLocks` releases them together. */
+  constructor(locks: Lock[], releaseLocks: (locks: readonly Lock[]) => Promise<PromiseSettledResult<void>[]>) {
     this.#releaseLocks = releaseLocks;
-    this.locks = Object.freeze([...locks]);
-    this.keys = Object.freeze(locks.map((lock) => lock.key));
+    this.locks = Object.freeze(locks);
     this.holder = locks[0]?.holder ?? "";
-    this.fencingTokens = new Map(locks.map((lock) => [lock.key, lock.fencingToken]));
+  }
+
+  /** Made on first read, as `fencingTokens` is: a short critical section that only releases never builds either. */
+  get keys(): readonly string[] {
+    this.#keys ??= Object.freeze(this.locks.map((lock) => lock.key));
+    return this.#keys;
+  }
+
+  get fencingTokens(): ReadonlyMap<string, bigint | null> {
+    this.#fencingTokens ??= new Map(this.locks.map((lock) => [lock.key, lock.fencingToken]));
+    return this.#fencingTokens;
   }
 
   /**

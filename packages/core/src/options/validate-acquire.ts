@@ -15,10 +15,17 @@ export function hasControlCharacter(text: string): boolean {
 
 /** Throws `InvalidArgumentError` unless `key` is a usable lock key (or semaphore name: `field`). */
 export function validateKey(key: unknown, field = "key"): asserts key is string {
-  if (typeof key !== "string") throw new InvalidArgumentError(field, `must be a string, got ${key === null ? "null" : typeof key}`);
-  if (key.length === 0) throw new InvalidArgumentError(field, "must not be empty");
-  if (key.length > MAX_KEY_LENGTH) throw new InvalidArgumentError(field, `must be at most ${MAX_KEY_LENGTH} characters, got ${key.length}`);
-  if (hasControlCharacter(key)) throw new InvalidArgumentError(field, "must not contain control characters");
+  const problem = keyProblem(key);
+  if (problem !== undefined) throw new InvalidArgumentError(field, problem);
+}
+
+/** What makes `key` unusable as a lock key, as an error message says it; undefined for a usable one. */
+export function keyProblem(key: unknown): string | undefined {
+  if (typeof key !== "string") return `must be a string, got ${key === null ? "null" : typeof key}`;
+  if (key.length === 0) return "must not be empty";
+  if (key.length > MAX_KEY_LENGTH) return `must be at most ${MAX_KEY_LENGTH} characters, got ${key.length}`;
+  if (hasControlCharacter(key)) return "must not contain control characters";
+  return undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "../errors/invalid-argument-error.js";
 import { MAX_MULTI_KEYS } from "./defaults.js";
-import { validateKey } from "./validate-acquire.js";
+import { keyProblem } from "./validate-acquire.js";
 import { compareKeys } from "./validate-list.js";
 
 /**
@@ -11,15 +11,16 @@ export function validateKeys(keys: unknown): string[] {
   if (!Array.isArray(keys)) throw new InvalidArgumentError("keys", `must be an array of keys, got ${keys === null ? "null" : typeof keys}`);
   if (keys.length === 0) throw new InvalidArgumentError("keys", "must name at least one key");
   if (keys.length > MAX_MULTI_KEYS) throw new InvalidArgumentError("keys", `must name at most ${MAX_MULTI_KEYS} keys, got ${keys.length}`);
-  const seen = new Map<string, number>();
+  const seen = new Set<string>();
   for (let i = 0; i < keys.length; i++) {
     const key: unknown = keys[i];
-    validateKey(key, `keys[${i}]`);
-    const first = seen.get(key);
-    if (first !== undefined) throw new InvalidArgumentError(`keys[${i}]`, `repeats keys[${first}] ("${key}"); name each key once`);
-    seen.set(key, i);
+    // The field's name is written only for an error: building it for every key cost more than checking the key.
+    const problem = keyProblem(key);
+    if (problem !== undefined) throw new InvalidArgumentError(`keys[${i}]`, problem);
+    seen.add(key as string);
+    if (seen.size === i) throw new InvalidArgumentError(`keys[${i}]`, `repeats keys[${keys.indexOf(key)}] ("${key}"); name each key once`);
   }
-  return byteOrder([...seen.keys()]);
+  return byteOrder((keys as string[]).slice());
 }
 
 /**

@@ -22,17 +22,30 @@ export async function acquireTogether(
   const startedAt = monotonicNow();
   const result = await callDriver(driver.backend, "acquire", () => (driver.tryAcquireAll as NonNullable<LockDriver["tryAcquireAll"]>).call(driver, requests));
   if (!Array.isArray(result)) return closed() ? Promise.reject(new ProviderClosedError(driver.backend)) : null;
-  const grants = await Promise.all(
-    result.map((granted, i) => freshOrConfirmed(driver, requests[i] as DriverAcquireRequest, granted, granted.grantedAt ?? startedAt)),
-  );
-  const confirmed = grants.filter((granted): granted is DriverGranted => granted !== undefined);
-  if (confirmed.length < grants.length || closed() || settings.signal?.aborted === true) {
+  const grants: ReadonlyArray<DriverGranted | undefined> = await confirmAll(driver, requests, result, startedAt);
+  if (grants.includes(undefined) || closed() || settings.signal?.aborted === true) {
     await giveBack(driver, requests, grants);
     if (closed()) throw new ProviderClosedError(driver.backend);
     settings.signal?.throwIfAborted();
     return null;
   }
-  return confirmed.map((granted, i) => holds.grant(requests[i] as DriverAcquireRequest, granted, granted.grantedAt ?? startedAt, settings.autoRenew !== false));
+  const autoRenew = settings.autoRenew !== false;
+  return (grants as DriverGranted[]).map((granted, i) => holds.grant(requests[i] as DriverAcquireRequest, granted, granted.grantedAt ?? startedAt, autoRenew));
+}
+
+/**
+ * Each grant as `freshOrConfirmed` decides it (undefined where one could not be confirmed). The common case, every grant
+ * fresh, is the array itself: no promise per key.
+ */
+function confirmAll(
+  driver: LockDriver,
+  requests: readonly DriverAcquireRequest[],
+  result: readonly DriverGranted[],
+  startedAt: number,
+): DriverGranted[] | Promise<Array<DriverGranted | undefined>> {
+  const now = monotonicNow();
+  const grants = result.map((granted, i) => freshOrConfirmed(driver, requests[i] as DriverAcquireRequest, granted, granted.grantedAt ?? startedAt, now));
+  return grants.some((granted, i) => granted !== result[i]) ? Promise.all(grants) : (grants as DriverGranted[]);
 }
 
 /** Releases the confirmed grants of a set that is not kept (an unconfirmed one was released by `freshOrConfirmed`). */

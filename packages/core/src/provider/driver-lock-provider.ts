@@ -202,8 +202,11 @@ export class DriverLockProvider implements LockProvider {
         ? {}
         : {
             tryTogether: (keys: readonly string[]) =>
-              this.#observedTogether(keys, settings, () => acquireTogether(driver, this.#holds, keys.map(request), settings, closed)),
+              this.#observedTogether(keys, settings, () =>
+                acquireTogether(driver, this.#holds, sameOwnerRequests(request(keys[0] as string), keys), settings, closed),
+              ),
           }),
+      contended: (key) => driver.acquire !== undefined && driver.isWatching?.(key) === true,
       releaseAll: (locks) => this.#holds.releaseTogether(locks as LockHandle[]),
     };
   }
@@ -237,4 +240,10 @@ export class DriverLockProvider implements LockProvider {
     await this.#holds.close();
     await this.#driver.close();
   }
+}
+
+/** `first`, the request for `keys[0]`, and one like it for each other key: one call's checks and owner serve all of its keys. */
+function sameOwnerRequests(first: DriverAcquireRequest, keys: readonly string[]): DriverAcquireRequest[] {
+  const { ownerSecret, holder, ttlMs, freshOwner } = first;
+  return keys.map((key, i) => (i === 0 ? first : { key, ownerSecret, holder, ttlMs, freshOwner }));
 }

@@ -9,15 +9,17 @@ import { conservativeDeadline } from "./lease-math.js";
  * case makes no promise) while its lease, started no earlier than `grantedAt`, has time left by its conservative
  * deadline; else the promise of a confirmation. A grant already past that deadline (its lease started long before the
  * answer came, e.g. during a server election) is renewed before it is handed out, stamped from the renewal; if that
- * fails it is released and undefined, so acquire never returns a lock that cannot be proven.
+ * fails it is released and undefined, so acquire never returns a lock that cannot be proven. `now`: a clock reading taken
+ * after the answer came (a set's grants share one).
  */
 export function freshOrConfirmed(
   driver: LockDriver,
   request: DriverAcquireRequest,
   granted: DriverGranted,
   grantedAt: number = granted.grantedAt ?? monotonicNow(),
+  now: number = monotonicNow(),
 ): DriverGranted | Promise<DriverGranted | undefined> {
-  if (conservativeDeadline(grantedAt, Math.min(granted.ttlMs, request.ttlMs)) > monotonicNow()) return granted;
+  if (conservativeDeadline(grantedAt, Math.min(granted.ttlMs, request.ttlMs)) > now) return granted;
   return confirmStale(driver, request, granted);
 }
 

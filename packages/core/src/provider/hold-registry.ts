@@ -72,21 +72,31 @@ export class HoldRegistry implements HoldOperations {
       ),
     );
     const [first] = batch;
-    if (first !== undefined) {
-      const settle = (each: (pending: PendingRelease, index: number) => void) => {
-        for (const [index, pending] of batch.entries()) settleWith(pending, () => each(pending, index));
-      };
-      settledCall(() =>
-        releaseAll(
-          batch.map(({ hold }) => hold.key),
-          first.hold.ownerSecret,
-        ),
-      ).then(
-        (outcomes) => settle((p, index) => this.#released(p.hold, p.detached, p.handle, outcomes[index] ?? { held: false, holdCount: 0 })),
-        (error: unknown) => settle((p) => this.#releaseFailed(p.hold, p.detached, p.handle, error)),
-      );
-    }
-    return Promise.allSettled(releases);
+    if (first === undefined) return Promise.allSettled(releases);
+    // When every handle went out in this batch (the common case), the outcomes are known here: no reaction per handle.
+    const whole = batch.length === releases.length;
+    const settled: PromiseSettledResult<void>[] = [];
+    const settle = (each: (pending: PendingRelease, index: number) => void) => {
+      for (const [index, pending] of batch.entries()) {
+        const reason = settleWith(pending, () => each(pending, index));
+        if (reason === undefined) settled.push(FULFILLED);
+        else {
+          if (whole) (releases[index] as Promise<void>).catch(() => undefined);
+          settled.push({ status: "rejected", reason: reason.error });
+        }
+      }
+      return settled;
+    };
+    const done = settledCall(() =>
+      releaseAll(
+        batch.map(({ hold }) => hold.key),
+        first.hold.ownerSecret,
+      ),
+    ).then(
+      (outcomes) => settle((p, index) => this.#released(p.hold, p.detached, p.handle, outcomes[index] ?? { held: false, holdCount: 0 })),
+      (error: unknown) => settle((p) => this.#releaseFailed(p.hold, p.detached, p.handle, error)),
+    );
+    return whole ? done : Promise.allSettled(releases);
   }
 
   /** What a release's answer does to `hold` and its `handle`. */
@@ -202,13 +212,18 @@ interface PendingRelease {
   readonly reject: (error: unknown) => void;
 }
 
-/** Resolves `pending` with what `apply` does, or rejects it with what `apply` throws. */
-function settleWith(pending: PendingRelease, apply: () => void): void {
+/** A release that went through, as `Promise.allSettled` reports it. */
+const FULFILLED: PromiseFulfilledResult<void> = Object.freeze({ status: "fulfilled", value: undefined });
+
+/** Resolves `pending` with what `apply` does, or rejects it with what `apply` throws (and returns that). */
+function settleWith(pending: PendingRelease, apply: () => void): { error: unknown } | undefined {
   try {
     apply();
     pending.resolve();
+    return undefined;
   } catch (error) {
     pending.reject(error);
+    return { error };
   }
 }
 

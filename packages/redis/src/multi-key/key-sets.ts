@@ -17,8 +17,8 @@ export interface KeySetAccess {
 }
 
 /**
- * The acquire-all script's reply: the refusing key's ttl left; every key's fresh token, space separated; or per key a
- * fresh grant's token or a re-entry's {token, holdCount, ttl left}.
+ * The acquire-all script's reply: the refusing key's ttl left; every key's fresh token, space separated (one token alone
+ * when all the keys share it); or per key a fresh grant's token or a re-entry's {token, holdCount, ttl left}.
  */
 type AcquireAllReply = number | string | Array<string | [string, number, number]>;
 
@@ -43,8 +43,7 @@ export class KeySets {
     const taken: number[] = [];
     const tags = requests.map(({ key }) => layout.tag(key));
     for (const slot of this.#slots(tags)) {
-      const slotTags = slot.map((i) => tags[i] as string);
-      const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, slotTags, [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
+      const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, slotTags(tags, slot), [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
         await this.#giveBack(requests, taken);
         throw error;
       })) as AcquireAllReply;
@@ -52,9 +51,13 @@ export class KeySets {
         await this.#giveBack(requests, taken);
         return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#access.fallbackRetryMs };
       }
-      const entries = typeof reply === "string" ? reply.split(" ") : reply;
+      const shared = typeof reply === "string" && !reply.includes(" ") ? BigInt(reply) : undefined;
+      const entries = shared !== undefined ? undefined : typeof reply === "string" ? reply.split(" ") : reply;
       slot.forEach((index, j) => {
-        grants[index] = keyGrant(entries[j] as string | [string, number, number], first.ttlMs);
+        grants[index] =
+          shared !== undefined
+            ? { acquired: true, fencingToken: shared, holdCount: 1, ttlMs: first.ttlMs }
+            : keyGrant((entries as AcquireAllReply[])[j] as string | [string, number, number], first.ttlMs);
         taken.push(index);
       });
     }
@@ -69,12 +72,7 @@ export class KeySets {
     const tags = keys.map((key) => layout.tag(key));
     await Promise.all(
       this.#slots(tags).map(async (slot) => {
-        const left = (await calls.run(
-          "release",
-          RELEASE_ALL_SCRIPT,
-          slot.map((i) => tags[i] as string),
-          [owner],
-        )) as number | number[];
+        const left = (await calls.run("release", RELEASE_ALL_SCRIPT, slotTags(tags, slot), [owner])) as number | number[];
         slot.forEach((index, j) => {
           const count = typeof left === "number" ? left : Number(left[j]);
           outcomes[index] = count < 0 ? NOT_HELD : count === 0 ? FREED : { held: true, holdCount: count };
@@ -86,7 +84,7 @@ export class KeySets {
 
   /** Index groups of the keys' `tags`, one per Cluster slot, in the order of each slot's first key (one without a cluster). */
   #slots(tags: readonly string[]): number[][] {
-    return slotBatches(tags, this.#access.cluster, Math.max(1, tags.length));
+    return this.#access.cluster ? slotBatches(tags, true, Math.max(1, tags.length)) : [tags.map((_, i) => i)];
   }
 
   /** Releases the keys at `indexes` that an earlier slot's script took, before a later slot refused or failed. */
@@ -105,4 +103,9 @@ function keyGrant(entry: string | [string, number, number], ttlMs: number): Driv
   if (typeof entry === "string") return { acquired: true, fencingToken: BigInt(entry), holdCount: 1, ttlMs };
   const [token, holdCount, left] = entry;
   return { acquired: true, fencingToken: BigInt(token), holdCount: Number(holdCount), ttlMs: Number(left) };
+}
+
+/** The tags of one slot's keys: all of them when the set is one slot. */
+function slotTags(tags: readonly string[], slot: readonly number[]): readonly string[] {
+  return slot.length === tags.length ? tags : slot.map((i) => tags[i] as string);
 }

@@ -7,10 +7,11 @@ import { RedisScript } from "./redis-script.js";
  * queue-aware acquire script judges one attempt that does not queue: a free key with a line goes to its first live
  * waiter (so the set never overtakes a line), a key of another owner refuses. Only when every key would be granted is
  * any written. The common case, every key free with no line, is checked and written first, with no helper defined and
- * one call for all the keys where Redis has one (EXISTS, MGET and MSET of the fencing counters).
+ * one call for all the keys where Redis has one (EXISTS, MGET and MSET of the fencing counters). There every key whose
+ * counter is behind the clock takes the clock as its token, so all of them share one hold value, built once.
  * Replies with the refusing key's remaining ttl ms (an integer); in the common case with every key's fresh token, space
- * separated, in one string (hold count 1, lease as asked); else one entry per key: a fresh grant's token (a string) or
- * a re-entry's {token, holdCount, ttl left}.
+ * separated, in one string (hold count 1, lease as asked), or one token alone when every key has that one; else one
+ * entry per key: a fresh grant's token (a string) or a re-entry's {token, holdCount, ttl left}.
  */
 export const ACQUIRE_ALL_SCRIPT = new RedisScript(
   "distlock:acquire-all",
@@ -24,16 +25,22 @@ ${CLOCK_TEXT}
 if redis.call("EXISTS", unpack(names)) == 0 then
   local lasts = redis.call("MGET", unpack(fences))
   local prefix, suffix = mine .. "1 ", " - " .. holder
-  local tokens, counters = {}, {}
+  local value = prefix .. clock_text .. suffix
+  local tokens, counters, shared = {}, {}, true
   for i = 1, #KEYS do
     local token, last = clock_text, lasts[i]
-    if ${counterAtOrPast("last")} then token = string.format("%.0f", tonumber(last) + 1) end
-    redis.call("SET", names[2 * i - 1], prefix .. token .. suffix, "PX", ttl)
+    if ${counterAtOrPast("last")} then
+      token = string.format("%.0f", tonumber(last) + 1)
+      shared = false
+      redis.call("SET", names[2 * i - 1], prefix .. token .. suffix, "PX", ttl)
+    else
+      redis.call("SET", names[2 * i - 1], value, "PX", ttl)
+    end
     counters[2 * i - 1], counters[2 * i] = fences[i], token
     tokens[i] = token
   end
   redis.call("MSET", unpack(counters))
-  return table.concat(tokens, " ")
+  return shared and clock_text or table.concat(tokens, " ")
 end
 ${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${REENTER}
 local secret = string.match(mine, "^%d+ (.*)$")
@@ -75,7 +82,7 @@ return grants
  * no local pass: at zero the key is freed and, for a hold others may have queued behind (line mark "+"), its token
  * block given back and the key handed to its first live waiter. KEYS are the keys' hash tags (one Cluster slot), ARGV
  * the owner prefix. The holds are read with one MGET; the common case, a last level nobody queued behind (line mark "-",
- * byte 45), is deleted with one DEL; the rest
+ * byte 45), is found by positions alone (no substring made) and deleted with one DEL; the rest
  * after the helpers it needs are defined. Replies 0 when every key was freed, else one hold count left per key (0 when
  * freed or handed on, -1 when not held by the owner).
  */
@@ -87,15 +94,16 @@ for i, tag in ipairs(KEYS) do locks[i] = tag .. ":lock" end
 local values = redis.call("MGET", unpack(locks))
 local last_level = mine .. "1 "
 local after = #last_level + 1
+local find, byte = string.find, string.byte
 local freeing, left, rest, freed = {}, {}, {}, true
 for i = 1, #KEYS do
   local value = values[i]
-  if not value or string.sub(value, 1, #mine) ~= mine then
-    left[i] = -1
-    freed = false
-  elseif string.sub(value, 1, #last_level) == last_level and string.byte(value, string.find(value, " ", after, true) + 1) == 45 then
+  if value and find(value, last_level, 1, true) == 1 and byte(value, find(value, " ", after, true) + 1) == 45 then
     freeing[#freeing + 1] = locks[i]
     left[i] = 0
+  elseif not value or string.sub(value, 1, #mine) ~= mine then
+    left[i] = -1
+    freed = false
   else
     rest[#rest + 1] = i
   end
