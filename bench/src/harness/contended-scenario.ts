@@ -60,6 +60,8 @@ export interface ContendedSweep<S extends LockSubject> extends ContendedRun<S> {
   /** Subject the ratio divides by. @default the peer with the best measured `ratioOf` */
   readonly baseline?: string;
   readonly notes?: readonly string[];
+  /** What one acquire takes, for the titles. @default one key, or one permit for subjects with `permits` */
+  readonly takes?: string;
 }
 
 const HAND_OFF_NOTE = `- client CPU: \`process.cpuUsage()\` of the worker processes from the window's start until their loops ended, per acquisition they made in that time; hand-off: from one worker's release call to the next worker's grant; wait: from a worker's acquire call to its grant; fairness: fewest ÷ most acquisitions of any worker in the window; stuck workers (only where any): still inside acquire ${DRAIN_MS / 1000} s after the window ended; errors (only where any): acquires or releases that threw`;
@@ -78,7 +80,7 @@ export async function contendedSweep<S extends LockSubject>(sweep: ContendedSwee
     const rows: BenchRow[] = [];
     for (const subject of sweep.subjects) rows.push(await measureContended(sweep, subject, shape));
     const contended = permits === 1 ? "contended hand-off" : "contended";
-    const held = permits === 1 ? "one key" : `one semaphore with N = ${permits} permits, each acquire taking one`;
+    const held = sweep.takes ?? (permits === 1 ? "one key" : `one semaphore with N = ${permits} permits, each acquire taking one`);
     tables.push({
       id: `${sweep.id}-contended-w${workers}`,
       title: `${sweep.system} ${contended}: W = ${workers} workers over ${PROCESSES} processes, ${held}, empty critical section, ${windowS} s after ${warmUpS} s of warm-up`,

@@ -35,6 +35,8 @@ export interface UncontendedRun<S extends LockSubject> {
   readonly scale?: BenchScale;
   /** With `uncontendedTables`: the subject (by name) compared with every other round by round (see `pairedRoundsTable`). */
   readonly pairedFor?: string;
+  /** What one acquire takes, for the title. @default one key, or one permit for subjects with `permits` */
+  readonly takes?: string;
 }
 
 /** The scenario's table, and with `pairedFor` the table of its round-by-round comparisons (id `<id>-uncontended-paired`). */
@@ -76,7 +78,7 @@ async function measureUncontended<S extends LockSubject>(run: UncontendedRun<S>)
     subject: subject.name,
     metrics: summarizeTurns(turns[index] ?? [], run.acquireLatency === true),
   }));
-  const held = permits === 1 ? "one key" : `one permit of a semaphore with N = ${permits}`;
+  const held = run.takes ?? (permits === 1 ? "one key" : `one permit of a semaphore with N = ${permits}`);
   const turnsNote = rounds === 1 ? "" : `, in ${rounds} rounds with subjects taking turns`;
   const table: BenchTable = {
     id: `${run.id}-uncontended`,

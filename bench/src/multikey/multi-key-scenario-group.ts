@@ -4,7 +4,7 @@ import { contendedSweep, uncontendedTables } from "../harness/index.js";
 import { SERVER_COUNTERS_NOTE, ServerCounters } from "../redis/server-counters.js";
 import { CONTENDED_KEY_COUNT_SUBJECTS } from "./contended-key-subjects.js";
 import { distlockKeys, KEY_COUNTS, redlockUniversalKeys, sesamecareKeys } from "./multi-key-subjects.js";
-import { MULTI_KEY_TARGETS, MULTI_KEY_WORKERS } from "./multi-key-targets.js";
+import { CONTENDED_KEY_COUNT, MULTI_KEY_TARGETS, MULTI_KEY_WORKERS } from "./multi-key-targets.js";
 
 const SUBJECTS_MODULE = new URL("./contended-key-subjects.js", import.meta.url).href;
 
@@ -39,6 +39,7 @@ export const MULTI_KEY_SCENARIOS: ScenarioGroup = {
             counter: new ServerCounters(target),
             notes: [SERVER_COUNTERS_NOTE],
             pairedFor: distlock.name,
+            takes: `the same ${count} keys together`,
           })),
         );
       }
@@ -51,6 +52,7 @@ export const MULTI_KEY_SCENARIOS: ScenarioGroup = {
           subjectsModule: SUBJECTS_MODULE,
           keyPrefix: "bench:multikey:contended:",
           subjects: CONTENDED_KEY_COUNT_SUBJECTS,
+          takes: `the same ${CONTENDED_KEY_COUNT} keys together`,
           workerCounts: MULTI_KEY_WORKERS,
           counter: new ServerCounters(target),
           ratioOf: "acq/s",
