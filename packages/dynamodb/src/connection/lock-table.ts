@@ -1,8 +1,8 @@
 import { type AttributeValue, type DynamoDBClient, GetItemCommand, PutItemCommand, ScanCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
 import type { ResolvedDynamoDbLockOptions } from "../options/dynamodb-lock-provider-options.js";
 import { KEY_ATTRIBUTE, LOCK_ATTRIBUTE_NAMES, type LockItem, lockItemFrom } from "../table/lock-item.js";
-import type { LockPut } from "../table/lock-puts.js";
 import type { LockWrite } from "../table/lock-writes.js";
+import type { PlainPut, PlainUpdate } from "../table/plain-writes.js";
 import { CallDeadlines, type CallSignal } from "./call-deadlines.js";
 import { createDynamoDbClient } from "./create-dynamodb-client.js";
 import { missingTableError } from "./missing-table-error.js";
@@ -45,16 +45,21 @@ export class LockTable {
     return (await this.#update(key, write, "NONE")) !== undefined;
   }
 
-  /** Writes the whole item `put` describes if its condition holds, reading nothing back: whether it did. */
-  async put(key: string, put: LockPut): Promise<boolean> {
-    const command = new PutItemCommand({
+  /** Writes the whole item `put` describes if its expected attributes hold, reading nothing back: whether it did. */
+  async put(key: string, put: PlainPut): Promise<boolean> {
+    const command = new PutItemCommand({ TableName: this.#options.table, Item: { ...put.item, [KEY_ATTRIBUTE]: { S: key } }, Expected: put.expected });
+    return this.#appliedIf((abortSignal) => this.#client.send(command, { abortSignal }));
+  }
+
+  /** Applies `update` if its expected attributes hold, reading nothing back: whether it did. */
+  async updateOnly(key: string, update: PlainUpdate): Promise<boolean> {
+    const command = new UpdateItemCommand({
       TableName: this.#options.table,
-      Item: { ...put.item, [KEY_ATTRIBUTE]: { S: key } },
-      ConditionExpression: put.condition,
-      ExpressionAttributeNames: namesUsedIn(put.condition, ""),
-      ExpressionAttributeValues: put.values,
+      Key: { [KEY_ATTRIBUTE]: { S: key } },
+      AttributeUpdates: update.updates,
+      Expected: update.expected,
     });
-    return (await this.#conditional(() => this.#bounded((abortSignal) => this.#client.send(command, { abortSignal })).then(() => true))) === true;
+    return this.#appliedIf((abortSignal) => this.#client.send(command, { abortSignal }));
   }
 
   async #update(key: string, write: LockWrite, returnValues: "ALL_NEW" | "NONE"): Promise<Record<string, AttributeValue> | undefined> {
@@ -68,6 +73,11 @@ export class LockTable {
       ReturnValues: returnValues,
     });
     return this.#conditional(async () => (await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }))).Attributes ?? {});
+  }
+
+  /** Sends a conditional write that returns nothing: whether its condition held. */
+  async #appliedIf(send: (abortSignal: CallSignal) => Promise<object>): Promise<boolean> {
+    return (await this.#conditional(() => this.#bounded(send))) !== undefined;
   }
 
   /** The answer of a conditional write, or undefined when its condition did not hold. */
