@@ -20,6 +20,16 @@ function provider(options: { driftMarginMs?: number } = {}): DynamoDbLockProvide
   return opened;
 }
 
+/** `key` held by `holder`, and `other`'s acquire standing in its line (the caller awaits `waiting`). */
+async function heldWithOneWaiting(key: string, holder: DynamoDbLockProvider, other: DynamoDbLockProvider) {
+  const first = await holder.acquire(key, { ttlMs: 5_000 });
+  const waiting = other.acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
+  // Awaited by the caller; a failed expectation before that must not add an unhandled rejection.
+  waiting.catch(() => undefined);
+  await untilLineHas(raw, key, 1);
+  return { first, waiting };
+}
+
 describe("the line of waiters in the lock item", () => {
   it("serves W contenders over four providers in turn, each about its share of the grants", async () => {
     const key = `turns-${randomUUID()}`;
@@ -52,11 +62,7 @@ describe("the line of waiters in the lock item", () => {
   it("a holder that releases and comes straight back queues behind the waiter already in line", async () => {
     const key = `comes-back-${randomUUID()}`;
     const [holder, other] = [provider(), provider()];
-    const first = await holder.acquire(key, { ttlMs: 5_000 });
-    const waiting = other.acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
-    // Awaited below; a failed expectation before that must not add an unhandled rejection.
-    waiting.catch(() => undefined);
-    await untilLineHas(raw, key, 1);
+    const { first, waiting } = await heldWithOneWaiting(key, holder, other);
     await first.release();
     const comingBack = holder.acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
     comingBack.catch(() => undefined);
@@ -71,10 +77,7 @@ describe("the line of waiters in the lock item", () => {
   it("a line its last place left empty is removed by the next direct take, so that its owner can take the key back whole", async () => {
     const key = `emptied-${randomUUID()}`;
     const [holder, other] = [provider(), provider()];
-    const first = await holder.acquire(key, { ttlMs: 5_000 });
-    const waiting = other.acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
-    waiting.catch(() => undefined);
-    await untilLineHas(raw, key, 1);
+    const { first, waiting } = await heldWithOneWaiting(key, holder, other);
     await first.release();
     await (await waiting).release();
     expect(await lineOnServer(raw, key)).toEqual([]);
