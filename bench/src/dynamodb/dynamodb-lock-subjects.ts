@@ -9,12 +9,13 @@ export const BENCH_TABLE = "distlock-bench";
 /** The lock table's URL on the server at `endpoint`. */
 export const tableUrl = (endpoint: string) => `dynamodb://us-east-1/${BENCH_TABLE}?endpoint=${encodeURIComponent(endpoint)}`;
 
-/** distlock's provider: one conditional UpdateItem to take a free key, one to release it; waiters poll in a line kept in the item. */
+/** distlock's provider: one conditional PutItem to take back a key it freed, one conditional UpdateItem to release it; waiters poll in a line kept in the item. */
 export const DISTLOCK: LockSubject = {
   id: "distlock",
   name: "distlock",
   role: "distlock",
-  settings: "conditional UpdateItem to take and to release (fencing counter kept), a line of polling waiters in the item, watchdog on",
+  settings:
+    "a key it freed taken back by one conditional PutItem, released by one conditional UpdateItem (fencing counter kept; both conditions as Expected, not expressions), a line of polling waiters in the item, watchdog on",
   open: async (endpoint) => providerSubject(new DynamoDbLockProvider({ url: tableUrl(endpoint) })),
 };
 

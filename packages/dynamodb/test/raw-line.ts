@@ -16,6 +16,12 @@ export async function placesInLine({ server, table, prefix }: RawTable, key: str
   return (answer.Item?.line?.L ?? []).map((place) => place.M.placeId.S);
 }
 
+/** `key`'s line attribute as the server has it (its place ids), or undefined when the item has none. */
+export async function lineOnServer({ server, table, prefix }: RawTable, key: string): Promise<string[] | undefined> {
+  const answer = (await dynamodbCall(server.endpoint, "GetItem", { TableName: table, Key: { lockKey: { S: prefix + key } }, ConsistentRead: true })) as RawItem;
+  return answer.Item?.line?.L?.map((place) => place.M.placeId.S);
+}
+
 /** Appends a place nobody refreshes to `key`'s line, as a waiter that died (or stopped) right after joining leaves it. */
 export async function abandonedPlace({ server, table, prefix }: RawTable, key: string, leaseMs: number): Promise<string> {
   const placeId = `abandoned-${randomUUID()}`;

@@ -1,8 +1,9 @@
 import { type AttributeValue, type DynamoDBClient, GetItemCommand, PutItemCommand, ScanCommand, UpdateItemCommand } from "@aws-sdk/client-dynamodb";
 import type { ResolvedDynamoDbLockOptions } from "../options/dynamodb-lock-provider-options.js";
 import { KEY_ATTRIBUTE, LOCK_ATTRIBUTE_NAMES, type LockItem, lockItemFrom } from "../table/lock-item.js";
-import type { LockPut } from "../table/lock-puts.js";
 import type { LockWrite } from "../table/lock-writes.js";
+import type { PlainPut, PlainUpdate } from "../table/plain-writes.js";
+import { CallDeadlines, type CallSignal } from "./call-deadlines.js";
 import { createDynamoDbClient } from "./create-dynamodb-client.js";
 import { missingTableError } from "./missing-table-error.js";
 import { retryThrottled } from "./retry-throttled.js";
@@ -15,6 +16,7 @@ export class LockTable {
   readonly #options: ResolvedDynamoDbLockOptions;
   readonly #client: DynamoDBClient;
   readonly #ownsClient: boolean;
+  readonly #deadlines: CallDeadlines;
   #closed = false;
 
   /** Opens nothing: the SDK connects on the first call. */
@@ -22,6 +24,7 @@ export class LockTable {
     this.#options = options;
     this.#ownsClient = options.client === undefined;
     this.#client = options.client ?? createDynamoDbClient(options);
+    this.#deadlines = new CallDeadlines(options.commandTimeoutMs);
   }
 
   /** The item as it is now (a strongly consistent read), or undefined when the key was never used. */
@@ -42,16 +45,21 @@ export class LockTable {
     return (await this.#update(key, write, "NONE")) !== undefined;
   }
 
-  /** Writes the whole item `put` describes if its condition holds, reading nothing back: whether it did. */
-  async put(key: string, put: LockPut): Promise<boolean> {
-    const command = new PutItemCommand({
+  /** Writes the whole item `put` describes if its expected attributes hold, reading nothing back: whether it did. */
+  async put(key: string, put: PlainPut): Promise<boolean> {
+    const command = new PutItemCommand({ TableName: this.#options.table, Item: { ...put.item, [KEY_ATTRIBUTE]: { S: key } }, Expected: put.expected });
+    return this.#appliedIf((abortSignal) => this.#client.send(command, { abortSignal }));
+  }
+
+  /** Applies `update` if its expected attributes hold, reading nothing back: whether it did. */
+  async updateOnly(key: string, update: PlainUpdate): Promise<boolean> {
+    const command = new UpdateItemCommand({
       TableName: this.#options.table,
-      Item: { ...put.item, [KEY_ATTRIBUTE]: { S: key } },
-      ConditionExpression: put.condition,
-      ExpressionAttributeNames: namesUsedIn(put.condition, ""),
-      ExpressionAttributeValues: put.values,
+      Key: { [KEY_ATTRIBUTE]: { S: key } },
+      AttributeUpdates: update.updates,
+      Expected: update.expected,
     });
-    return (await this.#conditional(() => this.#bounded((abortSignal) => this.#client.send(command, { abortSignal })).then(() => true))) === true;
+    return this.#appliedIf((abortSignal) => this.#client.send(command, { abortSignal }));
   }
 
   async #update(key: string, write: LockWrite, returnValues: "ALL_NEW" | "NONE"): Promise<Record<string, AttributeValue> | undefined> {
@@ -65,6 +73,11 @@ export class LockTable {
       ReturnValues: returnValues,
     });
     return this.#conditional(async () => (await this.#bounded((abortSignal) => this.#client.send(command, { abortSignal }))).Attributes ?? {});
+  }
+
+  /** Sends a conditional write that returns nothing: whether its condition held. */
+  async #appliedIf(send: (abortSignal: CallSignal) => Promise<object>): Promise<boolean> {
+    return (await this.#conditional(() => this.#bounded(send))) !== undefined;
   }
 
   /** The answer of a conditional write, or undefined when its condition did not hold. */
@@ -102,26 +115,17 @@ export class LockTable {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#deadlines.close();
     if (this.#ownsClient) this.#client.destroy();
   }
 
-  /**
-   * Runs one SDK call (again after throttling), aborted after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG
-   * naming it. The deadline's timer is cleared when the call ends (`AbortSignal.timeout` would keep one per call pending).
-   */
-  async #bounded<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
-    const { commandTimeoutMs, table, region } = this.#options;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), commandTimeoutMs);
+  /** Runs one SDK call (again after throttling), failed after `commandTimeoutMs`; a missing table becomes INVALID_CONFIG naming it. */
+  async #bounded<T>(call: (abortSignal: CallSignal) => Promise<T>): Promise<T> {
     try {
-      return await retryThrottled(() => call(deadline.signal), deadline.signal);
+      return await this.#deadlines.run((abortSignal, dueAt) => retryThrottled(() => call(abortSignal), dueAt));
     } catch (error) {
-      if ((error as { name?: unknown }).name === "ResourceNotFoundException") throw missingTableError(table, region, error);
-      // The SDK rejects an aborted call with an AbortError, which core would hand on as the caller's own abort.
-      if (deadline.signal.aborted) throw new Error(`DynamoDB did not answer within ${commandTimeoutMs} ms`, { cause: error });
+      if ((error as { name?: unknown }).name === "ResourceNotFoundException") throw missingTableError(this.#options.table, this.#options.region, error);
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -7,27 +7,19 @@ const THROTTLED = new Set(["ProvisionedThroughputExceededException", "Throttling
 const FIRST_DELAY_MS = 25;
 const MAX_DELAY_MS = 1_000;
 
-/** Runs `call` again after a throttling refusal, with jittered backoff, until it answers otherwise or `signal` aborts. */
-export async function retryThrottled<T>(call: () => Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Runs `call` again after a throttling refusal, with jittered backoff, until it answers otherwise or the call's
+ * deadline (`dueAt`, on `performance.now()`) passes.
+ */
+export async function retryThrottled<T>(call: () => Promise<T>, dueAt: number): Promise<T> {
   for (let delayMs = FIRST_DELAY_MS; ; delayMs = Math.min(delayMs * 2, MAX_DELAY_MS)) {
     try {
       return await call();
     } catch (error) {
-      if (!THROTTLED.has((error as { name?: unknown }).name as string) || signal.aborted) throw error;
-      await sleepUnlessAborted(delayMs * (0.5 + Math.random()), signal);
-      if (signal.aborted) throw error;
+      const leftMs = dueAt - performance.now();
+      if (!THROTTLED.has((error as { name?: unknown }).name as string) || leftMs <= 0) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(delayMs * (0.5 + Math.random()), leftMs)));
+      if (performance.now() >= dueAt) throw error;
     }
   }
-}
-
-function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -9,7 +9,7 @@ const MAX_REMEMBERED = 10_000;
 
 /**
  * The keys this process holds or freed last, with the fencing token of the hold: a key it freed and takes again can
- * be written whole (`lockPuts.retakeFreed`), on the condition that its record version is still the one the release
+ * be written whole (`plainWrites.retakeFreed`), on the condition that its record version is still the one the release
  * wrote. Every write of a hold stores a fresh version, so an unchanged version means nobody took, renewed or
  * force-released the key since, and its counter is still the token of the hold released.
  */

@@ -1,6 +1,7 @@
 import type { LockTable } from "../connection/lock-table.js";
 import type { LeaseObservations } from "../leases/lease-observations.js";
-import { type LockWrite, lockWrites } from "../table/lock-writes.js";
+import { lockWrites } from "../table/lock-writes.js";
+import { plainWrites } from "../table/plain-writes.js";
 import type { FreedKeys } from "./freed-keys.js";
 
 /** Attempts within one release when the owner's hold count changes between its read and its write (another process re-entered). */
@@ -20,18 +21,19 @@ export class HoldReleaser {
 
   async release(key: string, ownerSecret: string): Promise<{ held: boolean; holdCount: number }> {
     // The common case, held once, is one write; a deeper hold is read to learn its count.
-    const last = lockWrites.releaseLast(ownerSecret);
-    if (await this.#table.writeOnly(key, last)) return this.#freed(key, ownerSecret, last);
+    if (await this.#releaseLast(key, ownerSecret)) return { held: true, holdCount: 0 };
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const hold = (await this.#table.read(key))?.hold;
       if (hold?.ownerSecret !== ownerSecret) {
         this.#freedKeys.forget(key);
         return { held: false, holdCount: 0 };
       }
-      const write = hold.holdCount <= 1 ? lockWrites.releaseLast(ownerSecret) : lockWrites.releaseOne(ownerSecret, hold.holdCount);
-      const after = await this.#table.write(key, write);
-      if (after === undefined) continue;
-      if (after.hold === undefined) return this.#freed(key, ownerSecret, write);
+      if (hold.holdCount <= 1) {
+        if (await this.#releaseLast(key, ownerSecret)) return { held: true, holdCount: 0 };
+        continue;
+      }
+      const after = await this.#table.write(key, lockWrites.releaseOne(ownerSecret, hold.holdCount));
+      if (after?.hold === undefined) continue;
       this.#observations.see(key, after.recordVersion, after.hold.leaseMs);
       return { held: true, holdCount: after.hold.holdCount };
     }
@@ -46,9 +48,12 @@ export class HoldReleaser {
     return freed;
   }
 
-  #freed(key: string, ownerSecret: string, release: LockWrite): { held: boolean; holdCount: number } {
+  /** Frees the key if the owner holds it once: whether it did. */
+  async #releaseLast(key: string, ownerSecret: string): Promise<boolean> {
+    const release = plainWrites.releaseLast(ownerSecret);
+    if (!(await this.#table.updateOnly(key, release))) return false;
     this.#observations.forget(key);
-    if (release.version !== undefined) this.#freedKeys.freed(key, ownerSecret, release.version);
-    return { held: true, holdCount: 0 };
+    this.#freedKeys.freed(key, ownerSecret, release.version);
+    return true;
   }
 }

@@ -4,8 +4,8 @@ import type { LeaseObservations } from "../leases/lease-observations.js";
 import type { PlaceLeases } from "../leases/place-leases.js";
 import { lineWrites } from "../table/line-writes.js";
 import type { LockItem } from "../table/lock-item.js";
-import { lockPuts } from "../table/lock-puts.js";
 import { type LockWrite, lockWrites } from "../table/lock-writes.js";
+import { plainWrites } from "../table/plain-writes.js";
 import type { FreedKeys } from "./freed-keys.js";
 
 /** Attempts within one `tryAcquire` when the item changes between its read and its conditional write. */
@@ -40,7 +40,7 @@ export class HoldTaker {
     // that waiting costs reads rather than failed writes.
     const freed = this.#freedKeys.take(key);
     if (freed !== undefined) {
-      const retake = lockPuts.retakeFreed(key, newHold(request), freed);
+      const retake = plainWrites.retakeFreed(key, newHold(request), freed);
       if (await this.#table.put(key, retake)) return this.granted(key, retake.written);
     }
     if (!this.#observations.has(key)) {

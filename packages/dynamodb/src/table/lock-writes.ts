@@ -6,8 +6,6 @@ export interface LockWrite {
   readonly update: string;
   readonly condition: string;
   readonly values: Readonly<Record<string, AttributeValue>>;
-  /** The record version the write stores, where its caller needs it (a release that frees the key). */
-  readonly version?: string;
 }
 
 /** What a write of a fresh hold stores. */
@@ -25,11 +23,11 @@ const freshVersion = (): AttributeValue => text(randomUUID());
 
 /** `ADD` counts a missing fencing counter as 0: a key's first holder draws token 1. */
 const TAKE = "SET #owner = :owner, #holder = :holder, #count = :one, #lease = :lease, #version = :version ADD #token :one";
-const FREE = "REMOVE #owner, #holder, #count, #lease SET #version = :version";
 
 /**
  * A fresh hold is written only by the line's head, which leaves the line in the same write, or, by a direct attempt,
- * while nobody waits: so nobody overtakes the line.
+ * while nobody waits: so nobody overtakes the line. A direct attempt also removes the line its condition found empty
+ * (a list its last place left), so that the key's next take back by its owner (`plainWrites.retakeFreed`) can hold.
  */
 function take(hold: NewHold, condition: string, placeId: string | undefined, extra: Record<string, AttributeValue> = {}): LockWrite {
   const line = placeId === undefined ? "attribute_not_exists(#line[0])" : "#line[0].#place = :place";
@@ -42,7 +40,7 @@ function take(hold: NewHold, condition: string, placeId: string | undefined, ext
     ...extra,
     ...(placeId === undefined ? {} : { ":place": text(placeId) }),
   };
-  return { update: placeId === undefined ? TAKE : `${TAKE} REMOVE #line[0]`, condition: `${condition} AND ${line}`, values };
+  return { update: `${TAKE} REMOVE ${placeId === undefined ? "#line" : "#line[0]"}`, condition: `${condition} AND ${line}`, values };
 }
 
 /** The conditional writes of a lock item, each one atomic on the server. */
@@ -72,19 +70,16 @@ export const lockWrites = {
     condition: "#owner = :owner",
     values: { ":owner": text(ownerSecret), ":version": freshVersion() },
   }),
-  /** Frees the key when the owner holds it once; the fencing counter stays in the item. */
-  releaseLast: (ownerSecret: string, version = randomUUID()): LockWrite => ({
-    update: FREE,
-    condition: "#owner = :owner AND #count = :one",
-    values: { ":owner": text(ownerSecret), ":one": number(1), ":version": text(version) },
-    version,
-  }),
   /** Drops one level of the owner's hold when it holds the key `holdCount` (> 1) times. */
   releaseOne: (ownerSecret: string, holdCount: number): LockWrite => ({
     update: "SET #count = :less, #version = :version",
     condition: "#owner = :owner AND #count = :count",
     values: { ":owner": text(ownerSecret), ":count": number(holdCount), ":less": number(holdCount - 1), ":version": freshVersion() },
   }),
-  /** Frees the key whoever holds it. */
-  forceRelease: (): LockWrite => ({ update: FREE, condition: "attribute_exists(#owner)", values: { ":version": freshVersion() } }),
+  /** Frees the key whoever holds it (the owner's own release is `plainWrites.releaseLast`); the fencing counter stays. */
+  forceRelease: (): LockWrite => ({
+    update: "REMOVE #owner, #holder, #count, #lease SET #version = :version",
+    condition: "attribute_exists(#owner)",
+    values: { ":version": freshVersion() },
+  }),
 } as const;

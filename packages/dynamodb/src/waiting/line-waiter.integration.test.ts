@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { DEFAULT_DYNAMODB_LOCK_OPTIONS, DynamoDbLockProvider } from "@distlock/dynamodb";
 import { afterAll, describe, expect, it } from "vitest";
 import { startDynaliteLockTable } from "../../test/dynalite-lock-table.js";
-import { abandonedPlace, placesInLine, type RawTable, untilLineHas } from "../../test/raw-line.js";
+import { abandonedPlace, lineOnServer, placesInLine, type RawTable, untilLineHas } from "../../test/raw-line.js";
 
 const TABLE = "distlock-line";
 const { server, url } = await startDynaliteLockTable(TABLE);
@@ -18,6 +18,16 @@ function provider(options: { driftMarginMs?: number } = {}): DynamoDbLockProvide
   const opened = new DynamoDbLockProvider({ url, ...options });
   providers.push(opened);
   return opened;
+}
+
+/** `key` held by `holder`, and `other`'s acquire standing in its line (the caller awaits `waiting`). */
+async function heldWithOneWaiting(key: string, holder: DynamoDbLockProvider, other: DynamoDbLockProvider) {
+  const first = await holder.acquire(key, { ttlMs: 5_000 });
+  const waiting = other.acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
+  // Awaited by the caller; a failed expectation before that must not add an unhandled rejection.
+  waiting.catch(() => undefined);
+  await untilLineHas(raw, key, 1);
+  return { first, waiting };
 }
 
 describe("the line of waiters in the lock item", () => {
@@ -52,11 +62,7 @@ describe("the line of waiters in the lock item", () => {
   it("a holder that releases and comes straight back queues behind the waiter already in line", async () => {
     const key = `comes-back-${randomUUID()}`;
     const [holder, other] = [provider(), provider()];
-    const first = await holder.acquire(key, { ttlMs: 5_000 });
-    const waiting = other.acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
-    // Awaited below; a failed expectation before that must not add an unhandled rejection.
-    waiting.catch(() => undefined);
-    await untilLineHas(raw, key, 1);
+    const { first, waiting } = await heldWithOneWaiting(key, holder, other);
     await first.release();
     const comingBack = holder.acquire(key, { ttlMs: 5_000, waitMs: 5_000 });
     comingBack.catch(() => undefined);
@@ -66,6 +72,22 @@ describe("the line of waiters in the lock item", () => {
     await served.release();
     expect((await comingBack).fencingToken).toBe((first.fencingToken as bigint) + 2n);
     await (await comingBack).release();
+  });
+
+  it("a line its last place left empty is removed by the next direct take, so that its owner can take the key back whole", async () => {
+    const key = `emptied-${randomUUID()}`;
+    const [holder, other] = [provider(), provider()];
+    const { first, waiting } = await heldWithOneWaiting(key, holder, other);
+    await first.release();
+    await (await waiting).release();
+    expect(await lineOnServer(raw, key)).toEqual([]);
+    // The holder's take back expects the version its release wrote and no line: neither holds, so it takes directly.
+    const direct = await holder.acquire(key, { ttlMs: 5_000 });
+    expect(await lineOnServer(raw, key)).toBeUndefined();
+    await direct.release();
+    const back = await holder.acquire(key, { ttlMs: 5_000 });
+    expect([direct.fencingToken, back.fencingToken]).toEqual([(first.fencingToken as bigint) + 2n, (first.fencingToken as bigint) + 3n]);
+    await back.release();
   });
 
   it("a dead waiter's place lapses one place lease after a live waiter first saw it, and does not block the line", async () => {
