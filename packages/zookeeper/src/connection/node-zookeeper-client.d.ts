@@ -67,6 +67,8 @@ declare module "node-zookeeper-client" {
     readonly NODE_EXISTS: -110;
     readonly NOT_EMPTY: -111;
     readonly SESSION_EXPIRED: -112;
+    /** The error the client gives for a server's error code. */
+    create(code: number): ZooKeeperException;
   };
 
   const zookeeper: {

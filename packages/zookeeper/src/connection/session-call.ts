@@ -3,8 +3,8 @@ import { CommandTimeoutError } from "./command-timeout-error.js";
 import type { PendingCall, PendingCalls } from "./pending-calls.js";
 import { isServerAnswer, isZkError, ZK_ERROR } from "./server-answers.js";
 
-/** How a node-zookeeper-client call reports its answer. */
-export type Callback<T> = (error: ZooKeeperException | null, value: T) => void;
+/** How a node-zookeeper-client call reports its answer: a value when there is no error. */
+export type Callback<T> = (error: ZooKeeperException | null, value: T | undefined) => void;
 
 /** How `ZooKeeperSession.call` treats a request the connection lost or the server never answered. */
 export interface CallOptions {
@@ -80,7 +80,7 @@ export class SessionCall<T> implements PendingCall {
     if (this.#settle()) this.#reject(reason);
   }
 
-  #answer(sentAt: number, error: ZooKeeperException | null, value: T): void {
+  #answer(sentAt: number, error: ZooKeeperException | null, value: T | undefined): void {
     if (error === null || isServerAnswer(error)) this.#scope.confirm(sentAt);
     if (this.answered) return;
     if (this.#options.retryOnLoss === true && isZkError(error, ZK_ERROR.connectionLoss)) {
@@ -89,7 +89,7 @@ export class SessionCall<T> implements PendingCall {
       return;
     }
     this.#settle();
-    if (error === null) this.#resolve(value);
+    if (error === null) this.#resolve(value as T);
     else this.#reject(error);
   }
 

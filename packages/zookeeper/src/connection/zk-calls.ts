@@ -1,6 +1,7 @@
 import zookeeper, { type Stat, type Watcher } from "node-zookeeper-client";
 import { isZkError, ZK_ERROR } from "./server-answers.js";
 import type { CallOptions } from "./session-call.js";
+import type { ChildrenRead } from "./wire-requests.js";
 import type { ZooKeeperSession } from "./zookeeper-session.js";
 
 /**
@@ -38,20 +39,16 @@ export function catchUp(session: ZooKeeperSession): Promise<void> {
 /** The children's names, or none when the parent does not exist. */
 export async function childrenOf(session: ZooKeeperSession, path: string): Promise<string[]> {
   try {
-    return await session.call<string[]>("getChildren", (callback) => session.client.getChildren(path, callback), READ);
+    return (await childrenAndStat(session, path)).children;
   } catch (error) {
     if (isZkError(error, ZK_ERROR.noNode)) return [];
     throw error;
   }
 }
 
-/** The children's names and the parent's stat (its `pzxid`: the zxid of the last change to the children). */
-export function childrenAndStat(session: ZooKeeperSession, path: string): Promise<{ children: string[]; stat: Stat }> {
-  return session.call<{ children: string[]; stat: Stat }>(
-    "getChildren",
-    (callback) => session.client.getChildren(path, (error, children, stat) => callback(error, { children, stat })),
-    READ,
-  );
+/** The children's names and the parent's `pzxid` (the zxid of the last change to the children). */
+export function childrenAndStat(session: ZooKeeperSession, path: string): Promise<ChildrenRead> {
+  return session.call<ChildrenRead>("getChildren", (callback) => session.wire.getChildren(path, callback), READ);
 }
 
 /** The children's names (the parent must exist); `watcher` hears the next change of the list. */
@@ -84,7 +81,7 @@ export function statOf(session: ZooKeeperSession, path: string, watcher?: Watche
  * other write of a hold is bounded by the lease `HeldNodes` keeps, whatever its outcome.
  */
 export function createEphemeralSequential(session: ZooKeeperSession, path: string, data: Buffer): Promise<string> {
-  return session.call<string>("create", (callback) => session.client.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), CREATE);
+  return session.call<string>("create", (callback) => session.wire.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), CREATE);
 }
 
 /** Creates `path` and its missing parents as persistent nodes. */
@@ -99,5 +96,5 @@ export function writeNode(session: ZooKeeperSession, path: string, data: Buffer,
 
 /** Deletes the node if the version still matches (-1: any). */
 export function deleteNode(session: ZooKeeperSession, path: string, version: number): Promise<void> {
-  return session.call<void>("delete", (callback) => session.client.remove(path, version, (error) => callback(error, undefined)));
+  return session.call<void>("delete", (callback) => session.wire.remove(path, version, callback));
 }

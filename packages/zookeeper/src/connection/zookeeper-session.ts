@@ -3,6 +3,7 @@ import zookeeper, { type Client } from "node-zookeeper-client";
 import { PendingCalls } from "./pending-calls.js";
 import { type Callback, type CallOptions, type CallScope, SessionCall } from "./session-call.js";
 import { SessionLostError } from "./session-lost-error.js";
+import { WireClient } from "./wire-client.js";
 
 /** What a session needs to know. */
 export interface SessionSettings {
@@ -35,6 +36,7 @@ export class ZooKeeperSession {
   readonly ready: Promise<number>;
   readonly #settings: SessionSettings;
   readonly #client: Client;
+  readonly #wire: WireClient;
   readonly #lost = new AbortController();
   #timeoutMs: number;
   #established = false;
@@ -57,6 +59,7 @@ export class ZooKeeperSession {
     setMaxListeners(0, this.lost);
     this.lost.addEventListener("abort", () => this.#pending.loseAll(this.lost.reason));
     this.#client = zookeeper.createClient(settings.connectString, { sessionTimeout: settings.sessionTimeoutMs, spinDelay: 50, retries: 0 });
+    this.#wire = new WireClient(this.#client);
     this.#calls = {
       client: this.#client,
       pending: this.#pending,
@@ -109,6 +112,11 @@ export class ZooKeeperSession {
   /** The client, for the calls `call` starts. */
   get client(): Client {
     return this.#client;
+  }
+
+  /** The requests of every grant and release, sent on the client's connection without its records. */
+  get wire(): WireClient {
+    return this.#wire;
   }
 
   /** Gives the session up: `lost` aborts with `reason`, and the session is closed (its ephemeral nodes deleted). */

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Stat } from "node-zookeeper-client";
 import { isZkError, ZK_ERROR } from "../connection/server-answers.js";
+import type { ChildrenRead } from "../connection/wire-requests.js";
 import { childrenAndStat, childrenOf, createEphemeralSequential, createParents } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { LOCK_NAME, protectedPrefix } from "./lock-paths.js";
@@ -13,8 +13,8 @@ export interface Joined {
   readonly name: string;
   /** `performance.now()` before the create was sent. */
   readonly sentAt: number;
-  /** The lock path's children and stat, read in the same round trip, after our create. */
-  readonly read?: { readonly children: string[]; readonly stat: Stat };
+  /** The lock path's children and pzxid, read in the same round trip, after our create. */
+  readonly read?: ChildrenRead;
 }
 
 /**

@@ -33,7 +33,7 @@ export function joinedPosition(joined: Joined, lockName = LOCK_NAME): LinePositi
   const { name, read, sentAt } = joined;
   if (read === undefined) return undefined;
   const { children } = read;
-  if (children.length === 1 && children[0] === name) return { kind: "first", token: read.stat.pzxid, version: 0, readAt: sentAt };
+  if (children.length === 1 && children[0] === name) return { kind: "first", token: read.pzxid, version: 0, readAt: sentAt };
   const line = sortLine(children, lockName);
   const index = line.indexOf(name);
   if (index <= 0) return undefined;
