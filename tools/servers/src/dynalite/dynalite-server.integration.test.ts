@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { pollFor } from "../process/settle.js";
 import { dynamodbCall } from "../protocol/dynamodb-call.js";
 import { startDynalite } from "./dynalite-server.js";
 
@@ -28,9 +29,17 @@ describe("dynalite", () => {
     const server = await persistentStarting;
     const key = { TableName: "locks", Key: { k: { S: "a" } }, ConsistentRead: true };
     await dynamodbCall(server.endpoint, "CreateTable", LOCKS_TABLE);
+    // dynalite answers CreateTable with the table CREATING and writes it ACTIVE a moment later: a kill before that write
+    // leaves a CREATING table, which it reports as not found after the start.
+    await pollFor(() => tableActive(server.endpoint), 5_000, "the table never became ACTIVE");
     await dynamodbCall(server.endpoint, "PutItem", { TableName: "locks", Item: { k: { S: "a" }, v: { N: "7" } } });
     await server.kill();
     await server.start();
     expect(await dynamodbCall(server.endpoint, "GetItem", key)).toEqual({ Item: { k: { S: "a" }, v: { N: "7" } } });
   });
 });
+
+async function tableActive(endpoint: string): Promise<true | undefined> {
+  const described = (await dynamodbCall(endpoint, "DescribeTable", { TableName: "locks" })) as { Table?: { TableStatus?: string } };
+  return described.Table?.TableStatus === "ACTIVE" ? true : undefined;
+}
