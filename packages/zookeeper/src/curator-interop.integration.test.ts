@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { INTEROP_DIR as interop, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
+import { barrierEnv, INTEROP_DIR as interop, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
 import { runProcess } from "../test/interop/run-process.js";
 import { readWitness, witnessCounts } from "../test/interop/witness.js";
 
@@ -19,18 +19,19 @@ afterAll(() => rig.close());
  */
 async function contend(key: string, rounds: number, holdMs: number, permits = 0) {
   const classes = await rig.classes;
-  const witness = join(mkdtempSync(join(work, "run-")), "witness.log");
-  const curator = await startInteropJava(rig.java, classes, "CuratorLoop", [
-    server.connectString,
-    permits > 0 ? "/interop/semaphores/pool" : "/interop/locks/orders",
-    witness,
-    String(rounds),
-    String(holdMs),
-    String(permits),
-  ]);
+  const runDir = mkdtempSync(join(work, "run-"));
+  const witness = join(runDir, "witness.log");
+  const env = barrierEnv(runDir, 1 + DISTLOCK_WORKERS);
+  const curator = await startInteropJava(
+    rig.java,
+    classes,
+    "CuratorLoop",
+    [server.connectString, permits > 0 ? "/interop/semaphores/pool" : "/interop/locks/orders", witness, String(rounds), String(holdMs), String(permits)],
+    env,
+  );
   const url = `${server.url}/interop?sessionTimeoutMs=2000`;
   const workers = Array.from({ length: DISTLOCK_WORKERS }, () =>
-    runProcess(process.execPath, [join(interop, "distlock-loop.mjs"), url, key, witness, String(rounds), String(holdMs), String(permits)]),
+    runProcess(process.execPath, [join(interop, "distlock-loop.mjs"), url, key, witness, String(rounds), String(holdMs), String(permits)], undefined, env),
   );
   await Promise.all([curator.finished, ...workers]);
   const holds = readWitness(witness);

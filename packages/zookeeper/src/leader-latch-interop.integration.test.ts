@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { INTEROP_DIR, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
+import { barrierEnv, INTEROP_DIR, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
 import { runProcess } from "../test/interop/run-process.js";
 import { readWitness, witnessCounts } from "../test/interop/witness.js";
 
@@ -31,26 +31,24 @@ interface Campaign {
  */
 async function campaign(run: Campaign) {
   const classes = await rig.classes;
-  const witness = join(mkdtempSync(join(work, "run-")), "witness.log");
-  const curator = await startInteropJava(rig.java, classes, "LatchLoop", [
-    server.connectString,
-    run.latchPath,
-    witness,
-    String(run.terms),
-    String(run.javaHoldMs),
-    String(run.javaAwaitSeconds),
-  ]);
+  const runDir = mkdtempSync(join(work, "run-"));
+  const witness = join(runDir, "witness.log");
+  const env = barrierEnv(runDir, 1 + ELECTORS);
+  const curator = await startInteropJava(
+    rig.java,
+    classes,
+    "LatchLoop",
+    [server.connectString, run.latchPath, witness, String(run.terms), String(run.javaHoldMs), String(run.javaAwaitSeconds)],
+    env,
+  );
   const url = `${server.url}/interop?sessionTimeoutMs=${SESSION_TIMEOUT_MS}&recipe=leader-latch`;
   const electors = Array.from({ length: ELECTORS }, () =>
-    runProcess(process.execPath, [
-      join(INTEROP_DIR, "distlock-elect.mjs"),
-      url,
-      "leader",
-      witness,
-      String(run.terms),
-      String(run.distlockHoldMs),
-      String(SESSION_TIMEOUT_MS),
-    ]),
+    runProcess(
+      process.execPath,
+      [join(INTEROP_DIR, "distlock-elect.mjs"), url, "leader", witness, String(run.terms), String(run.distlockHoldMs), String(SESSION_TIMEOUT_MS)],
+      undefined,
+      env,
+    ),
   );
   await Promise.all([curator.finished, ...electors]);
   const terms = readWitness(witness);

@@ -17,6 +17,7 @@ public final class CuratorLoop {
     InteropSide.Run run = InteropSide.Run.of(args);
     int permits = args.length > 5 ? Integer.parseInt(args[5]) : 0;
     try (CuratorFramework client = InteropSide.connect(run.connectString())) {
+      InteropSide.awaitEveryone();
       InterProcessMutex mutex = permits > 0 ? null : new InterProcessMutex(client, run.path());
       InterProcessSemaphoreV2 semaphore = permits > 0 ? new InterProcessSemaphoreV2(client, run.path(), permits) : null;
       for (int round = 0; round < run.rounds(); round++) {

@@ -32,6 +32,24 @@ final class InteropSide {
     return client;
   }
 
+  /**
+   * With INTEROP_BARRIER set to "<file> <count>": adds a line to the file and waits until it holds `count` lines, one per
+   * side of the run, so that no side starts its loop (and finishes it) before the others are connected.
+   */
+  static void awaitEveryone() throws IOException, InterruptedException {
+    String barrier = System.getenv("INTEROP_BARRIER");
+    if (barrier == null) return;
+    int space = barrier.lastIndexOf(' ');
+    Path file = Path.of(barrier.substring(0, space));
+    int count = Integer.parseInt(barrier.substring(space + 1));
+    Files.write(file, "curator\n".getBytes(StandardCharsets.US_ASCII), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (Files.readAllLines(file).size() < count) {
+      if (System.nanoTime() > deadline) throw new IllegalStateException("the other sides never came to the barrier");
+      Thread.sleep(2);
+    }
+  }
+
   /** Appends "curator <start> <end>" (System.nanoTime: CLOCK_MONOTONIC on Linux, the clock Node's process.hrtime reads). */
   static void witness(Path file, long start, long end) throws IOException {
     String line = "curator " + start + " " + end + "\n";

@@ -15,6 +15,7 @@ public final class LatchLoop {
     InteropSide.Run run = InteropSide.Run.of(args);
     long awaitSeconds = Long.parseLong(args[5]);
     try (CuratorFramework client = InteropSide.connect(run.connectString())) {
+      InteropSide.awaitEveryone();
       for (int term = 0; term < run.rounds(); term++) {
         try (LeaderLatch latch = new LeaderLatch(client, run.path(), "curator")) {
           latch.start();

@@ -8,6 +8,7 @@ import { appendFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { elect } from "@distlock/core";
 import { ZooKeeperLockProvider } from "@distlock/zookeeper";
+import { awaitEveryone } from "./barrier.mjs";
 
 const [url, name, witness, terms, holdMs, ttlMs] = process.argv.slice(2);
 const provider = new ZooKeeperLockProvider({ url });
@@ -18,6 +19,7 @@ const finished = new Promise((resolve, reject) => {
   fail = reject;
 });
 let led = 0;
+await awaitEveryone();
 const election = elect(provider, name, {
   ttlMs: Number(ttlMs),
   retryDelayMs: 1,

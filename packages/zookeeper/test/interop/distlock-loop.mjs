@@ -6,10 +6,12 @@
 import { appendFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ZooKeeperLockProvider } from "@distlock/zookeeper";
+import { awaitEveryone } from "./barrier.mjs";
 
 const [url, key, witness, rounds, holdMs, permits = "0"] = process.argv.slice(2);
 const locks = new ZooKeeperLockProvider({ url });
 try {
+  await awaitEveryone();
   for (let round = 0; round < Number(rounds); round++) {
     const lock =
       Number(permits) > 0 ? await locks.semaphore(key, { permits: Number(permits) }).acquire({ waitMs: 60_000 }) : await locks.acquire(key, { waitMs: 60_000 });

@@ -52,12 +52,27 @@ function compileInteropJava(javac: string, outDir: string, sources: readonly str
  * Starts Java program `main` of `classes` and waits until it prints "ready" (connected) or ends; `finished` resolves
  * with its stdout when it exits 0 and rejects with its stderr otherwise.
  */
-export async function startInteropJava(java: string, classes: string, main: string, args: readonly string[]): Promise<{ finished: Promise<string> }> {
+export async function startInteropJava(
+  java: string,
+  classes: string,
+  main: string,
+  args: readonly string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ finished: Promise<string> }> {
   let onReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     onReady = resolve;
   });
-  const finished = runProcess(java, ["-cp", [classes, ...CURATOR_CLASSPATH].join(":"), main, ...args], (line) => line === "ready" && onReady());
+  const finished = runProcess(java, ["-cp", [classes, ...CURATOR_CLASSPATH].join(":"), main, ...args], (line) => line === "ready" && onReady(), env);
   await Promise.race([ready, finished]);
   return { finished };
+}
+
+/**
+ * The environment of a run's `sides` processes: each adds a line to a barrier file in `runDir` once connected and waits
+ * for all of them (`InteropSide.awaitEveryone`, `barrier.mjs`), so that the sides loop at the same time however slowly
+ * each one starts.
+ */
+export function barrierEnv(runDir: string, sides: number): NodeJS.ProcessEnv {
+  return { ...process.env, INTEROP_BARRIER: `${join(runDir, "barrier")} ${sides}` };
 }

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
 
-/** Runs a command to its end; resolves with its stdout, rejects with its stderr when it fails. */
-export function runProcess(command: string, args: readonly string[], onLine?: (line: string) => void): Promise<string> {
+/** Runs a command to its end (with `env`, else this process's environment); resolves with its stdout, rejects with its stderr when it fails. */
+export function runProcess(command: string, args: readonly string[], onLine?: (line: string) => void, env?: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], env: env ?? process.env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
