@@ -21,6 +21,9 @@ that holds a price lock stalls past its lease (a stop-the-world pause) while ano
 and writes; its late write to the fenced SQLite row is refused. Prints a live timeline and a
 summary; exits 1 if two workers were ever inside the critical section together or a late write landed.`;
 
+/** How much longer than its half of the run the demo waits for an election it has not seen yet. */
+const ELECTION_WAIT_MS = 30_000;
+
 export async function demoCommand(args: string[]): Promise<number> {
   const { values } = parseCommand(() =>
     parseArgs({
@@ -41,6 +44,21 @@ export async function demoCommand(args: string[]): Promise<number> {
 
   const ledger = new DemoLedger();
   const terms: Array<{ worker: number; token: bigint; at: number }> = [];
+  const electionSeen: Array<() => boolean> = [];
+  // Each half of the run also lasts until the election it is about (the first, then the one after the kill) has been
+  // seen, up to ELECTION_WAIT_MS more: on a loaded machine the workers can start, or take over, later than half the run.
+  const untilElections = (count: number) =>
+    terms.length >= count
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, ELECTION_WAIT_MS);
+          electionSeen.push(() => {
+            if (terms.length < count) return false;
+            clearTimeout(timer);
+            resolve();
+            return true;
+          });
+        });
   let dispatched = 0;
   let killedAt: number | undefined;
   let failoverMs: number | undefined;
@@ -65,6 +83,7 @@ export async function demoCommand(args: string[]): Promise<number> {
         case "elected":
           terms.push({ worker: event.worker, token: BigInt(event.fencingToken), at: performance.now() });
           if (killedAt !== undefined && failoverMs === undefined) failoverMs = performance.now() - killedAt;
+          for (const seen of electionSeen.splice(0)) if (!seen()) electionSeen.push(seen);
           log(
             `worker ${event.worker} elected cron dispatcher (fencing token ${event.fencingToken})${terms.length > 1 && failoverMs !== undefined ? `, ${Math.round(failoverMs)} ms after the kill` : ""}`,
           );
@@ -78,6 +97,7 @@ export async function demoCommand(args: string[]): Promise<number> {
 
   const progress = setInterval(() => log(`${ledger.sections} fenced critical sections, ${dispatched} jobs dispatched, overlaps ${ledger.overlaps}`), 2_000);
   await new Promise((resolve) => setTimeout(resolve, durationMs / 2));
+  await untilElections(1);
   const leader = terms.at(-1);
   if (leader !== undefined) {
     log(`SIGKILL the leader, worker ${leader.worker}`);
@@ -86,6 +106,7 @@ export async function demoCommand(args: string[]): Promise<number> {
     ledger.forget(leader.worker);
   }
   await new Promise((resolve) => setTimeout(resolve, durationMs / 2));
+  if (leader !== undefined && failoverMs === undefined) await untilElections(terms.length + 1);
   clearInterval(progress);
   for (const child of workers.values()) child.kill("SIGKILL");
   const fenced = await withProvider(url, (provider) => fencedWriteScene(provider, url, demoDir, log));
