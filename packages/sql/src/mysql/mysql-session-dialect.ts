@@ -133,13 +133,15 @@ export function mysqlSessionDialect(mysql2: Promise<Mysql2Module>, settings: Mys
       const holder = row?.holder === null || row?.holder === undefined ? undefined : Number(row.holder);
       if (holder === undefined || holder === via.sessionId) return false;
       // Not atomic with the look-up: the session may have let go meanwhile (then KILL ends a session that may hold other keys).
-      return via.rows("KILL CONNECTION ?", [holder]).then(
+      const killed = await via.rows("KILL CONNECTION ?", [holder]).then(
         () => true,
         (error: unknown) => {
           if (isServerError(error)) return false;
           throw error;
         },
       );
+      if (killed) await untilNotHeldBy(via, id.mysqlName, holder);
+      return killed;
     },
     async cancelWait(via, victim) {
       // The victim's GET_LOCK returns NULL (interrupted); a KILL QUERY that arrives after it returned does nothing.
@@ -205,4 +207,21 @@ async function tableExists(via: SessionConnection, name: string): Promise<boolea
 function isServerError(error: unknown): boolean {
   const { errno, fatal, code } = error as { errno?: unknown; fatal?: unknown; code?: unknown };
   return typeof errno === "number" && fatal !== true && code !== "PROTOCOL_SEQUENCE_TIMEOUT";
+}
+
+/** How long a force-release waits for the server to free the lock of the session it killed. */
+const KILLED_SESSION_WAIT_MS = 5_000;
+
+/**
+ * Waits (up to `KILLED_SESSION_WAIT_MS`) until lock `name` is no longer held by session `holder`: MariaDB's KILL
+ * CONNECTION only marks the session, which frees its locks as its thread ends, so the key could still read held
+ * right after a force-release that said it freed it.
+ */
+async function untilNotHeldBy(via: SessionConnection, name: string, holder: number): Promise<void> {
+  const deadline = performance.now() + KILLED_SESSION_WAIT_MS;
+  for (;;) {
+    const [row] = await via.rows<{ holder: number | string | null }>("SELECT IS_USED_LOCK(?) AS holder", [name]);
+    if (row?.holder === null || row?.holder === undefined || Number(row.holder) !== holder || performance.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
