@@ -1,7 +1,6 @@
-import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { barrierEnv, INTEROP_DIR as interop, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
+import { INTEROP_DIR as interop, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
 import { runProcess } from "../test/interop/run-process.js";
 import { readWitness, witnessCounts } from "../test/interop/witness.js";
 
@@ -10,7 +9,7 @@ const DISTLOCK_WORKERS = 2;
 const HOLD_MS = 2;
 
 const rig = await startInteropRig(["CuratorLoop.java"]);
-const { server, work } = rig;
+const { server } = rig;
 afterAll(() => rig.close());
 
 /**
@@ -19,9 +18,7 @@ afterAll(() => rig.close());
  */
 async function contend(key: string, rounds: number, holdMs: number, permits = 0) {
   const classes = await rig.classes;
-  const runDir = mkdtempSync(join(work, "run-"));
-  const witness = join(runDir, "witness.log");
-  const env = barrierEnv(runDir, 1 + DISTLOCK_WORKERS);
+  const { witness, env } = rig.newRun(1 + DISTLOCK_WORKERS);
   const curator = await startInteropJava(
     rig.java,
     classes,

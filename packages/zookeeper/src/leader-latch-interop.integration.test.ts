@@ -1,7 +1,6 @@
-import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { barrierEnv, INTEROP_DIR, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
+import { INTEROP_DIR, startInteropJava, startInteropRig } from "../test/interop/interop-rig.js";
 import { runProcess } from "../test/interop/run-process.js";
 import { readWitness, witnessCounts } from "../test/interop/witness.js";
 
@@ -10,7 +9,7 @@ const ELECTORS = 2;
 const SESSION_TIMEOUT_MS = 2_000;
 
 const rig = await startInteropRig(["LatchLoop.java"]);
-const { server, work } = rig;
+const { server } = rig;
 afterAll(() => rig.close());
 
 interface Campaign {
@@ -31,9 +30,7 @@ interface Campaign {
  */
 async function campaign(run: Campaign) {
   const classes = await rig.classes;
-  const runDir = mkdtempSync(join(work, "run-"));
-  const witness = join(runDir, "witness.log");
-  const env = barrierEnv(runDir, 1 + ELECTORS);
+  const { witness, env } = rig.newRun(1 + ELECTORS);
   const curator = await startInteropJava(
     rig.java,
     classes,

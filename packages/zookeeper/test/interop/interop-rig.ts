@@ -20,6 +20,12 @@ export interface InteropRig {
   readonly work: string;
   /** Resolves with the dir of the compiled classes (`work`); a test that awaits it sees a failed compile. */
   readonly classes: Promise<string>;
+  /**
+   * A run of `sides` processes in a fresh dir of `work`: the witness file they append their holds to, and their
+   * environment, which makes each add a line to a barrier file once connected and wait for all of them
+   * (`InteropSide.awaitEveryone`, `barrier.mjs`), so that the sides loop at the same time however slowly each starts.
+   */
+  newRun(sides: number): { readonly witness: string; readonly env: NodeJS.ProcessEnv };
   close(): Promise<void>;
 }
 
@@ -33,7 +39,11 @@ export async function startInteropRig(javaSources: readonly string[]): Promise<I
     await server.close();
     rmSync(work, { recursive: true, force: true });
   };
-  return { server, java: binaries.get("java") as string, work, classes, close };
+  const newRun = (sides: number) => {
+    const runDir = mkdtempSync(join(work, "run-"));
+    return { witness: join(runDir, "witness.log"), env: { ...process.env, INTEROP_BARRIER: `${join(runDir, "barrier")} ${sides}` } };
+  };
+  return { server, java: binaries.get("java") as string, work, classes, newRun, close };
 }
 
 /**
@@ -66,13 +76,4 @@ export async function startInteropJava(
   const finished = runProcess(java, ["-cp", [classes, ...CURATOR_CLASSPATH].join(":"), main, ...args], (line) => line === "ready" && onReady(), env);
   await Promise.race([ready, finished]);
   return { finished };
-}
-
-/**
- * The environment of a run's `sides` processes: each adds a line to a barrier file in `runDir` once connected and waits
- * for all of them (`InteropSide.awaitEveryone`, `barrier.mjs`), so that the sides loop at the same time however slowly
- * each one starts.
- */
-export function barrierEnv(runDir: string, sides: number): NodeJS.ProcessEnv {
-  return { ...process.env, INTEROP_BARRIER: `${join(runDir, "barrier")} ${sides}` };
 }
