@@ -129,8 +129,7 @@ export function mysqlSessionDialect(mysql2: Promise<Mysql2Module>, settings: Mys
       return { holderSessionId: holder, holderLabel: row?.label ?? "", waiters: Number(row?.waiters ?? 0) };
     },
     async endHolder(via, id) {
-      const [row] = await via.rows<{ holder: number | string | null }>("SELECT IS_USED_LOCK(?) AS holder", [id.mysqlName]);
-      const holder = row?.holder === null || row?.holder === undefined ? undefined : Number(row.holder);
+      const holder = await lockHolder(via, id.mysqlName);
       if (holder === undefined || holder === via.sessionId) return false;
       // Not atomic with the look-up: the session may have let go meanwhile (then KILL ends a session that may hold other keys).
       const killed = await via.rows("KILL CONNECTION ?", [holder]).then(
@@ -219,9 +218,13 @@ const KILLED_SESSION_WAIT_MS = 5_000;
  */
 async function untilNotHeldBy(via: SessionConnection, name: string, holder: number): Promise<void> {
   const deadline = performance.now() + KILLED_SESSION_WAIT_MS;
-  for (;;) {
-    const [row] = await via.rows<{ holder: number | string | null }>("SELECT IS_USED_LOCK(?) AS holder", [name]);
-    if (row?.holder === null || row?.holder === undefined || Number(row.holder) !== holder || performance.now() >= deadline) return;
+  while ((await lockHolder(via, name)) === holder && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** The session id holding lock `name`, or undefined when it is free. */
+async function lockHolder(via: SessionConnection, name: string): Promise<number | undefined> {
+  const [row] = await via.rows<{ holder: number | string | null }>("SELECT IS_USED_LOCK(?) AS holder", [name]);
+  return row?.holder === null || row?.holder === undefined ? undefined : Number(row.holder);
 }
