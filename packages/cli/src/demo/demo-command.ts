@@ -44,21 +44,23 @@ export async function demoCommand(args: string[]): Promise<number> {
 
   const ledger = new DemoLedger();
   const terms: Array<{ worker: number; token: bigint; at: number }> = [];
-  const electionSeen: Array<() => boolean> = [];
+  const electionChecks = new Set<() => void>();
   // Each half of the run also lasts until the election it is about (the first, then the one after the kill) has been
   // seen, up to ELECTION_WAIT_MS more: on a loaded machine the workers can start, or take over, later than half the run.
   const untilElections = (count: number) =>
-    terms.length >= count
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, ELECTION_WAIT_MS);
-          electionSeen.push(() => {
-            if (terms.length < count) return false;
-            clearTimeout(timer);
-            resolve();
-            return true;
-          });
-        });
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        electionChecks.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (terms.length >= count) done();
+      };
+      const timer = setTimeout(done, ELECTION_WAIT_MS);
+      electionChecks.add(check);
+      check();
+    });
   let dispatched = 0;
   let killedAt: number | undefined;
   let failoverMs: number | undefined;
@@ -83,7 +85,7 @@ export async function demoCommand(args: string[]): Promise<number> {
         case "elected":
           terms.push({ worker: event.worker, token: BigInt(event.fencingToken), at: performance.now() });
           if (killedAt !== undefined && failoverMs === undefined) failoverMs = performance.now() - killedAt;
-          for (const seen of electionSeen.splice(0)) if (!seen()) electionSeen.push(seen);
+          for (const check of [...electionChecks]) check();
           log(
             `worker ${event.worker} elected cron dispatcher (fencing token ${event.fencingToken})${terms.length > 1 && failoverMs !== undefined ? `, ${Math.round(failoverMs)} ms after the kill` : ""}`,
           );
