@@ -1,5 +1,5 @@
 import { loadBackendModules } from "@distlock/core/internal";
-import { beforeAll, describe } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { describeBadInput } from "./areas/bad-input.js";
 import { describeConfig } from "./areas/config.js";
 import { describeFencing } from "./areas/fencing.js";
@@ -14,6 +14,7 @@ import { describeReentrancy } from "./areas/reentrancy.js";
 import { describeSemaphore } from "./areas/semaphore.js";
 import { describeTtlAndRenewal } from "./areas/ttl-renewal.js";
 import { describeWaiting } from "./areas/waiting.js";
+import { killSpareWorkers } from "./harness.js";
 import { type ConformanceOptions, resolveConformanceOptions } from "./suite-options.js";
 
 const AREAS = [
@@ -39,6 +40,7 @@ export function describeLockProvider(options: ConformanceOptions): void {
   describe(`${options.name} conformance`, { timeout: 60_000 }, () => {
     const { backendModule } = resolved;
     if (backendModule !== undefined) beforeAll(() => loadBackendModules([backendModule], "ConformanceOptions.backendModule"));
+    afterAll(() => killSpareWorkers(resolved));
     for (const area of AREAS) area(resolved);
   });
 }

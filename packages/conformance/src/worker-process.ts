@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { backendModulesFrom } from "@distlock/core/internal";
-import type { ParentMessage, WorkerMessage, WorkerTask } from "./worker-protocol.js";
+import { type ParentMessage, TASKS_THAT_FREE_THE_WORKER, type WorkerMessage, type WorkerTask } from "./worker-protocol.js";
 
 /** What a worker's witness calls reach: a `Witness`, or `KeyWitnesses` when a contender holds several keys. */
 export interface WitnessSink {
@@ -23,6 +23,10 @@ export interface WorkerHandle {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL: a crash, with no chance to release. */
   kill(): void;
+  /** Whether its last task ended leaving it free for another (see `TASKS_THAT_FREE_THE_WORKER`), and it is still running. */
+  readonly free: boolean;
+  /** Takes a free worker into another test: its witness calls go to `witness`, and `next("ready")` answers at once. */
+  adopt(witness: WitnessSink): void;
 }
 
 /** The compiled worker; tests that run from source still spawn the built file (build first). */
@@ -38,7 +42,8 @@ export function workerScriptPath(): string {
  * A worker process that builds its provider from `url`; `backendModules` are loaded first (through `DISTLOCK_BACKENDS`),
  * for a backend that registers its scheme from a module of its own.
  */
-export function spawnWorker(url: string, witness: WitnessSink, backendModules: readonly string[] = []): WorkerHandle {
+export function spawnWorker(url: string, firstWitness: WitnessSink, backendModules: readonly string[] = []): WorkerHandle {
+  let witness = firstWitness;
   const child: ChildProcess = fork(workerScriptPath(), [], {
     env: { ...process.env, DISTLOCK_URL: url, DISTLOCK_BACKENDS: [...backendModulesFrom(process.env), ...backendModules].join(",") },
     execArgv: [],
@@ -48,6 +53,8 @@ export function spawnWorker(url: string, witness: WitnessSink, backendModules: r
   const inbox: WorkerMessage[] = [];
   const waiting: Array<() => void> = [];
   let failure: Error | undefined;
+  let lastTask: WorkerTask["kind"] | undefined;
+  let free = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("exit", (code, signal) => {
       failure ??= new Error(`worker exited (code ${code}, signal ${signal})`);
@@ -67,11 +74,16 @@ export function spawnWorker(url: string, witness: WitnessSink, backendModules: r
     }
     if (message.type === "failed") failure = Object.assign(new Error(`worker failed: ${message.message}`), { code: message.code });
     else inbox.push(message);
+    if ((message.type === "done" || message.type === "released") && lastTask !== undefined && TASKS_THAT_FREE_THE_WORKER.has(lastTask)) free = true;
     for (const wake of waiting.splice(0)) wake();
   });
   return {
     pid: child.pid,
-    run: (task) => send({ type: "task", task }),
+    run: (task) => {
+      lastTask = task.kind;
+      free = false;
+      send({ type: "task", task });
+    },
     release: () => send({ type: "release" }),
     async next(type) {
       for (;;) {
@@ -84,6 +96,13 @@ export function spawnWorker(url: string, witness: WitnessSink, backendModules: r
     exited,
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+    get free() {
+      return free && failure === undefined && child.connected;
+    },
+    adopt(next) {
+      witness = next;
+      inbox.splice(0, inbox.length, { type: "ready" });
     },
   };
 }

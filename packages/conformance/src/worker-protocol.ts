@@ -13,7 +13,13 @@ export type WorkerTask =
   | { kind: "multi-contend"; keys: string[]; contenders: number; iterations: number; ttlMs: number; waitMs: number; maxHoldMs: number }
   | { kind: "multi-hold"; keys: string[]; ttlMs: number };
 
-/** Messages a worker sends to the test process. */
+/**
+ * Tasks after which their worker is free for another, once it has said so ("done"; "released" for "rw-hold"): its
+ * provider is closed and it holds nothing. The others end with the worker holding something, or exiting.
+ */
+export const TASKS_THAT_FREE_THE_WORKER: ReadonlySet<WorkerTask["kind"]> = new Set(["contend", "permit-contend", "rw-contend", "multi-contend", "rw-hold"]);
+
+/** Messages a worker sends to the test process ("done": the task's provider is closed too). */
 export type WorkerMessage =
   | { type: "ready" }
   | { type: "call"; id: number; method: "enter" | "exit"; contender: string; fencingToken: bigint | null; count?: number; key?: string }

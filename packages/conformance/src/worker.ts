@@ -20,7 +20,7 @@ function callWitness(method: "enter" | "exit", contender: string, fencingToken: 
   });
 }
 
-async function contend(provider: LockProvider, task: Extract<WorkerTask, { kind: "contend" }>): Promise<void> {
+async function contend(provider: LockProvider, task: Extract<WorkerTask, { kind: "contend" }>): Promise<number> {
   let acquisitions = 0;
   await Promise.all(
     Array.from({ length: task.contenders }, async (_, index) => {
@@ -35,10 +35,10 @@ async function contend(provider: LockProvider, task: Extract<WorkerTask, { kind:
       }
     }),
   );
-  send({ type: "done", acquisitions });
+  return acquisitions;
 }
 
-async function contendForPermits(provider: LockProvider, task: Extract<WorkerTask, { kind: "permit-contend" }>): Promise<void> {
+async function contendForPermits(provider: LockProvider, task: Extract<WorkerTask, { kind: "permit-contend" }>): Promise<number> {
   const semaphore = provider.semaphore(task.name, { permits: task.permits });
   let acquisitions = 0;
   await Promise.all(
@@ -55,7 +55,7 @@ async function contendForPermits(provider: LockProvider, task: Extract<WorkerTas
       }
     }),
   );
-  send({ type: "done", acquisitions });
+  return acquisitions;
 }
 
 async function runPermitTask(provider: LockProvider, task: Extract<WorkerTask, { kind: "permit-hold" | "permit-enter" }>): Promise<void> {
@@ -95,37 +95,26 @@ async function holdReadWrite(provider: LockProvider, task: Extract<WorkerTask, {
   send({ type: "released" });
 }
 
+/** Runs a task that ends with the worker free for another: its provider closed, then "done" sent. */
+async function contendThenClose(provider: LockProvider, contention: Promise<number>): Promise<void> {
+  const acquisitions = await contention;
+  await provider.close();
+  send({ type: "done", acquisitions });
+}
+
 async function run(task: WorkerTask): Promise<void> {
   const provider = await createLockProvider(process.env.DISTLOCK_URL);
   if (task.kind === "rw-hold") return holdReadWrite(provider, task);
-  if (task.kind === "rw-contend") {
-    const acquisitions = await contendReadWrite(provider.readWriteLock(task.name), String(process.pid), ipcWitness, task);
-    await provider.close();
-    send({ type: "done", acquisitions });
-    return;
-  }
-  if (task.kind === "permit-contend") {
-    await contendForPermits(provider, task);
-    await provider.close();
-    return;
-  }
+  if (task.kind === "rw-contend") return contendThenClose(provider, contendReadWrite(provider.readWriteLock(task.name), String(process.pid), ipcWitness, task));
+  if (task.kind === "permit-contend") return contendThenClose(provider, contendForPermits(provider, task));
   if (task.kind === "permit-hold" || task.kind === "permit-enter") return runPermitTask(provider, task);
-  if (task.kind === "multi-contend") {
-    const acquisitions = await contendForKeySets(provider, String(process.pid), keyWitness, task);
-    await provider.close();
-    send({ type: "done", acquisitions });
-    return;
-  }
+  if (task.kind === "multi-contend") return contendThenClose(provider, contendForKeySets(provider, String(process.pid), keyWitness, task));
   if (task.kind === "multi-hold") {
     const locks = await provider.acquireAll(task.keys, { ttlMs: task.ttlMs });
     send({ type: "held", holdCount: locks.locks.length, fencingToken: null });
     return;
   }
-  if (task.kind === "contend") {
-    await contend(provider, task);
-    await provider.close();
-    return;
-  }
+  if (task.kind === "contend") return contendThenClose(provider, contend(provider, task));
   const lock: Lock = await provider.acquire(task.key, { ttlMs: task.ttlMs, owner: task.owner });
   send({ type: "held", holdCount: lock.holdCount, fencingToken: lock.fencingToken });
   if (task.kind === "hold") return;
