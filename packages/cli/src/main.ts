@@ -1,24 +1,20 @@
 import { backendModulesFrom } from "@distlock/core/internal";
 import { takeBackendModules } from "./backend-module-flag.js";
 import { CliError } from "./cli-error.js";
-import { ELECT_HELP, electCommand } from "./commands/elect-command.js";
-import { RELEASE_HELP, releaseCommand } from "./commands/release-command.js";
-import { RUN_HELP, runCommand } from "./commands/run-command.js";
-import { STATUS_HELP, statusCommand } from "./commands/status-command.js";
-import { TOP_HELP, topCommand } from "./commands/top-command.js";
-import { DEMO_HELP, demoCommand } from "./demo/demo-command.js";
-import { DOCTOR_HELP, doctorCommand } from "./doctor/doctor-command.js";
 import { describeFailure } from "./error-exit.js";
 import { printHelp } from "./output.js";
 
-const COMMANDS: Record<string, { run: (args: string[]) => Promise<number>; help: string }> = {
-  run: { run: runCommand, help: RUN_HELP },
-  elect: { run: electCommand, help: ELECT_HELP },
-  status: { run: statusCommand, help: STATUS_HELP },
-  top: { run: topCommand, help: TOP_HELP },
-  release: { run: releaseCommand, help: RELEASE_HELP },
-  doctor: { run: doctorCommand, help: DOCTOR_HELP },
-  demo: { run: demoCommand, help: DEMO_HELP },
+type Command = (args: string[]) => Promise<number>;
+
+/** Each command's module loads when it runs, so `run` does not start by loading every client library `doctor` uses. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import("./commands/run-command.js")).runCommand,
+  elect: async () => (await import("./commands/elect-command.js")).electCommand,
+  status: async () => (await import("./commands/status-command.js")).statusCommand,
+  top: async () => (await import("./commands/top-command.js")).topCommand,
+  release: async () => (await import("./commands/release-command.js")).releaseCommand,
+  doctor: async () => (await import("./doctor/doctor-command.js")).doctorCommand,
+  demo: async () => (await import("./demo/demo-command.js")).demoCommand,
 };
 
 export const MAIN_HELP = `Usage: distlock <command> [options]
@@ -45,9 +41,9 @@ export async function main(argv: string[]): Promise<number> {
     if (modules.length > 0) process.env.DISTLOCK_BACKENDS = [...backendModulesFrom(process.env), ...modules].join(",");
     const [name, ...args] = rest;
     if (name === undefined || name === "--help" || name === "-h" || name === "help") return printHelp(MAIN_HELP);
-    const command = COMMANDS[name];
-    if (command === undefined) throw new CliError(`unknown command "${name}"`);
-    return await command.run(args);
+    const load = COMMANDS[name];
+    if (load === undefined) throw new CliError(`unknown command "${name}"`);
+    return await (await load())(args);
   } catch (error) {
     const { line, exitCode } = describeFailure(error);
     process.stderr.write(`distlock: ${line}\n`);

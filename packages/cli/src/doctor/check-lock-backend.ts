@@ -3,13 +3,7 @@ import { backendModulesFrom, deploymentChecksOf, loadBackendModules, resolveLock
 import { describeError } from "./doctor-errors.js";
 import { type CheckLockBackendOptions, type ResolvedCheckOptions, resolveCheckOptions } from "./doctor-options.js";
 import { CheckList, type DoctorReport, doctorReport } from "./doctor-report.js";
-import { checkEtcdBackend } from "./etcd/etcd-checks.js";
-import { checkRedisBackend } from "./redis/redis-backend-checks.js";
-import { checkRedlockBackend } from "./redlock/redlock-backend-checks.js";
 import { runSelfTest } from "./self-test.js";
-import { checkMysqlBackend } from "./sql/mysql-checks.js";
-import { checkPostgresBackend } from "./sql/postgres-checks.js";
-import { checkSqliteFile, checkSqliteJournal } from "./sqlite/sqlite-backend-checks.js";
 
 /** A backend's own checks; each resolves false when the backend could not be reached. */
 type CheckRun = (url: LockUrl, options: ResolvedCheckOptions, checks: CheckList) => Promise<boolean>;
@@ -22,13 +16,18 @@ interface BackendChecks {
   readonly otherProcess?: boolean;
 }
 
+/** Each backend's checks load with the first doctor run on it: a Redis check need not load etcd's or SQL's client. */
 const BACKEND_CHECKS: Readonly<Record<string, BackendChecks>> = {
-  redis: { before: (url, _, checks) => checkRedisBackend(url, checks) },
-  redlock: { before: checkRedlockBackend },
-  etcd: { before: checkEtcdBackend },
-  mysql: { before: (url, options, checks) => checkMysqlBackend(url, options.ttlMs, checks) },
-  postgres: { before: (url, _, checks) => checkPostgresBackend(url, checks) },
-  sqlite: { before: (url, _, checks) => checkSqliteFile(url, checks), after: (url, _, checks) => checkSqliteJournal(url, checks), otherProcess: true },
+  redis: { before: async (url, _, checks) => (await import("./redis/redis-backend-checks.js")).checkRedisBackend(url, checks) },
+  redlock: { before: async (url, options, checks) => (await import("./redlock/redlock-backend-checks.js")).checkRedlockBackend(url, options, checks) },
+  etcd: { before: async (url, options, checks) => (await import("./etcd/etcd-checks.js")).checkEtcdBackend(url, options, checks) },
+  mysql: { before: async (url, options, checks) => (await import("./sql/mysql-checks.js")).checkMysqlBackend(url, options.ttlMs, checks) },
+  postgres: { before: async (url, _, checks) => (await import("./sql/postgres-checks.js")).checkPostgresBackend(url, checks) },
+  sqlite: {
+    before: async (url, _, checks) => (await import("./sqlite/sqlite-backend-checks.js")).checkSqliteFile(url, checks),
+    after: async (url, _, checks) => (await import("./sqlite/sqlite-backend-checks.js")).checkSqliteJournal(url, checks),
+    otherProcess: true,
+  },
 };
 
 /**
