@@ -200,11 +200,13 @@ export class EtcdLockDriver implements LockDriver {
     throw new BackendUnavailableError("etcd", `the holder of "${key}" kept changing during forceRelease; try again`);
   }
 
-  async #run<T>(operation: string, run: () => Promise<T>): Promise<T> {
+  #run<T>(operation: string, run: () => Promise<T>): Promise<T> {
     try {
-      return await run();
+      return run().catch((error: unknown) => {
+        throw this.#failure(operation, error);
+      });
     } catch (error) {
-      throw this.#failure(operation, error);
+      return Promise.reject(this.#failure(operation, error));
     }
   }
 

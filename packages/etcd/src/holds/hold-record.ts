@@ -20,7 +20,8 @@ export interface HoldRecord {
   /** The key sits on the session lease, which outlives the hold, so the driver deletes it itself once `expiresAt` passes unrenewed. */
   onSession: boolean;
   expiresAt: number;
-  sweep: NodeJS.Timeout | undefined;
+  /** The sweep's delete of the key is under way. */
+  sweeping: boolean;
 }
 
 /** How often a compare-and-swap is retried when the key changes underneath (a co-owner re-entering elsewhere). */

@@ -28,6 +28,9 @@ const SWEEP_RETRY_MS = 500;
 export class HoldRecords {
   readonly #context: HoldRecordsContext;
   readonly #holds = new Map<string, HoldRecord>();
+  /** One timer sweeps every session hold, armed for `#sweepAt` (monotonic ms); see `#sweepBy`. */
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #sweepAt = Number.POSITIVE_INFINITY;
   #closed = false;
 
   constructor(context: HoldRecordsContext) {
@@ -54,7 +57,7 @@ export class HoldRecords {
       sessionClaim: memberLease.claimed,
       onSession: memberLease.session,
       expiresAt: Number.NEGATIVE_INFINITY,
-      sweep: undefined,
+      sweeping: false,
     };
     this.#holds.set(record.id, record);
     this.extendSweep(record, request.ttlMs);
@@ -83,7 +86,7 @@ export class HoldRecords {
       sessionClaim: false,
       onSession: false,
       expiresAt: Number.POSITIVE_INFINITY,
-      sweep: undefined,
+      sweeping: false,
     };
     this.#holds.set(record.id, record);
     return record;
@@ -100,7 +103,6 @@ export class HoldRecords {
       record.lease = LeaseKeeper.adopt(this.#context.client, current.lease, this.#context.settings);
       record.ownsLease = false;
       record.onSession = false;
-      clearTimeout(record.sweep);
     }
     return true;
   }
@@ -108,7 +110,6 @@ export class HoldRecords {
   /** Forgets a hold locally: stops its sweep, gives back its session claim, revokes its own lease. Returns false for use in filters. */
   forget(record: HoldRecord): false {
     if (this.#holds.get(record.id) === record) this.#holds.delete(record.id);
-    clearTimeout(record.sweep);
     record.onSession = false;
     if (record.sessionClaim) this.#context.session.unclaim(record.key, record.ownerSecret);
     if (record.ownsLease) this.#context.background.track(record.lease.revoke());
@@ -121,39 +122,59 @@ export class HoldRecords {
     record.lease = lease;
     record.ownsLease = true;
     record.onSession = false;
-    clearTimeout(record.sweep);
   }
 
   /** Session holds outlive their TTL on the server while the session lives, so an unrenewed one is deleted here once its TTL is over. */
   extendSweep(record: HoldRecord, ttlMs: number): void {
     if (!record.onSession) return;
     record.expiresAt = Math.max(record.expiresAt, monotonicNow() + ttlMs);
-    this.#armSweep(record, record.expiresAt - monotonicNow());
+    this.#sweepBy(record.expiresAt);
   }
 
-  /** Stops every sweep and forgets every hold; returns the holds it had. */
+  /** Stops the sweep and forgets every hold; returns the holds it had. */
   close(): HoldRecord[] {
     this.#closed = true;
+    clearTimeout(this.#sweepTimer);
+    this.#sweepTimer = undefined;
     const records = [...this.#holds.values()];
-    for (const record of records) clearTimeout(record.sweep);
     this.#holds.clear();
     return records;
   }
 
-  #armSweep(record: HoldRecord, delayMs: number): void {
-    clearTimeout(record.sweep);
-    record.sweep = setTimeout(() => void this.#sweep(record), Math.max(0, delayMs));
-    record.sweep.unref();
+  /**
+   * Arms the sweep for `at`, unless it already runs by then: each sweep arms the next for the earliest hold still to
+   * expire, so holds taken and released over and over cost no timer each, and none outlives its TTL unswept.
+   */
+  #sweepBy(at: number): void {
+    if (this.#closed || (this.#sweepTimer !== undefined && this.#sweepAt <= at)) return;
+    clearTimeout(this.#sweepTimer);
+    this.#sweepAt = at;
+    this.#sweepTimer = setTimeout(() => this.#sweepDue(), Math.max(0, at - monotonicNow()));
+    this.#sweepTimer.unref();
+  }
+
+  /** Deletes every session hold whose TTL is over, and arms the sweep for the next one to expire. */
+  #sweepDue(): void {
+    this.#sweepTimer = undefined;
+    const now = monotonicNow();
+    let next = Number.POSITIVE_INFINITY;
+    for (const record of this.#holds.values()) {
+      if (!record.onSession || record.sweeping) continue;
+      if (record.expiresAt <= now) void this.#sweep(record);
+      else next = Math.min(next, record.expiresAt);
+    }
+    if (next < Number.POSITIVE_INFINITY) this.#sweepBy(next);
   }
 
   async #sweep(record: HoldRecord): Promise<void> {
-    if (!record.onSession || this.#holds.get(record.id) !== record) return;
-    if (monotonicNow() < record.expiresAt) return this.#armSweep(record, record.expiresAt - monotonicNow());
+    record.sweeping = true;
     try {
       await this.#context.keyspace.deleteIfCreatedAt(record.member, record.createRevision);
       this.forget(record);
     } catch {
-      if (!this.#closed) this.#armSweep(record, SWEEP_RETRY_MS);
+      this.#sweepBy(monotonicNow() + SWEEP_RETRY_MS);
+    } finally {
+      record.sweeping = false;
     }
   }
 }

@@ -59,7 +59,8 @@ export class HoldTaker {
     const { keyspace, session, settings } = this.#context;
     let sessionRenewed = false;
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const takes = await this.#plan(requests);
+      const planned = this.#plan(requests);
+      const takes = planned instanceof Promise ? await planned : planned;
       let kept = false;
       try {
         const outcome = await keyspace.writeAll(takes.map(memberWrite));
@@ -80,17 +81,51 @@ export class HoldTaker {
     throw new BackendUnavailableError("etcd", `the keys of "${requests.map(({ key }) => key).join('", "')}" kept changing during acquire; try again`);
   }
 
-  /** What each request takes: a re-entry where the owner's hold is known and its lease alive, else a fresh member key. */
-  async #plan(requests: readonly DriverAcquireRequest[]): Promise<Take[]> {
-    const { holds, session } = this.#context;
-    const records = requests.map((request) => holds.find(request.key, request.ownerSecret));
-    const alive = await keepAliveDistinct(records.flatMap((record) => (record === undefined ? [] : [record.lease])));
-    const held = records.map((record) => record !== undefined && (alive.has(record.lease) || holds.forget(record)));
-    // One proof of the session lease for the whole set, so the keys that go on it do not each send a keepalive.
-    if (requests.some((request, i) => !held[i] && request.ttlMs === session.ttlMs)) await session.lease();
-    const settled = await Promise.allSettled(
-      requests.map((request, i) => (held[i] ? this.#reentry(request, records[i] as HoldRecord) : this.#freshTake(request))),
+  /**
+   * What each request takes: a re-entry where the owner's hold is known and its lease alive, else a fresh member key.
+   * Synchronous when nothing needs etcd first (the common case: a fresh owner, who holds nothing, and a session lease
+   * proven recently enough), so the acquire's one txn goes out without a turn through promises.
+   */
+  #plan(requests: readonly DriverAcquireRequest[]): Take[] | Promise<Take[]> {
+    const { holds } = this.#context;
+    // A fresh owner's secret was drawn for this acquire alone: no hold of it exists to look up.
+    const records = requests.map((request) => (request.freshOwner === true ? undefined : holds.find(request.key, request.ownerSecret)));
+    const known = records.flatMap((record) => (record === undefined ? [] : [record.lease]));
+    if (known.length === 0) return this.#takes(requests, records);
+    return keepAliveDistinct(known).then((alive) =>
+      this.#takes(
+        requests,
+        records.map((record) => (record !== undefined && (alive.has(record.lease) || holds.forget(record)) ? record : undefined)),
+      ),
     );
+  }
+
+  /** A re-entry of each hold in `held` (its lease just proven alive), a fresh member key for every other request. */
+  #takes(requests: readonly DriverAcquireRequest[], held: ReadonlyArray<HoldRecord | undefined>): Take[] | Promise<Take[]> {
+    const { session } = this.#context;
+    // One proof of the session lease for the whole set, so the keys that go on it do not each send a keepalive.
+    const onSession = requests.some((request, i) => held[i] === undefined && request.ttlMs === session.ttlMs);
+    const proven = onSession ? session.provenLease() : undefined;
+    if (onSession && proven === undefined) return session.lease().then((lease) => this.#takesOn(requests, held, lease));
+    return this.#takesOn(requests, held, proven);
+  }
+
+  #takesOn(
+    requests: readonly DriverAcquireRequest[],
+    held: ReadonlyArray<HoldRecord | undefined>,
+    sessionLease: LeaseKeeper | undefined,
+  ): Take[] | Promise<Take[]> {
+    const planned = requests.map((request, i) => {
+      const record = held[i];
+      return record === undefined ? this.#freshTake(request, sessionLease) : this.#reentry(request, record);
+    });
+    if (!planned.some((take) => take instanceof Promise)) return planned as Take[];
+    return this.#settle(planned);
+  }
+
+  /** Every take once its lease is granted; if one fails, what the others allocated is given back. */
+  async #settle(planned: ReadonlyArray<Take | Promise<Take>>): Promise<Take[]> {
+    const settled = await Promise.allSettled(planned);
     const takes = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
     const failed = settled.find((result) => result.status === "rejected");
     if (failed === undefined) return takes;
@@ -98,16 +133,25 @@ export class HoldTaker {
     throw failed.reason;
   }
 
-  async #freshTake(request: DriverAcquireRequest): Promise<FreshTake> {
-    const memberLease = await this.#context.memberLeases.allocate(request);
-    const member = this.#context.keyspace.memberKey(request.key, memberLease.lease.id, memberLease.suffix);
-    return { request, memberLease, member, value: newHoldValue(request) };
+  /** A new member key for `request`: on `sessionLease` (proven just now) for the session TTL, else on a lease of its own. */
+  #freshTake(request: DriverAcquireRequest, sessionLease: LeaseKeeper | undefined): FreshTake | Promise<FreshTake> {
+    const { memberLeases, keyspace } = this.#context;
+    const take = (memberLease: MemberLease): FreshTake => ({
+      request,
+      memberLease,
+      member: keyspace.memberKey(request.key, memberLease.lease.id, memberLease.suffix),
+      value: newHoldValue(request),
+    });
+    if (sessionLease !== undefined && request.ttlMs === this.#context.session.ttlMs) return take(memberLeases.onSession(request, sessionLease));
+    return memberLeases.allocate(request).then(take);
   }
 
-  async #reentry(request: DriverAcquireRequest, record: HoldRecord): Promise<Reentry> {
+  /** One more level of `record`; on a lease granted for it when the request asks for more than the key's lease has. */
+  #reentry(request: DriverAcquireRequest, record: HoldRecord): Reentry | Promise<Reentry> {
     const { client, settings } = this.#context;
-    const longer = record.lease.ttlMs < request.ttlMs ? await LeaseKeeper.grant(client, request.ttlMs, settings) : undefined;
-    return { request, record, value: { ...record.value, count: record.value.count + 1 }, longer };
+    const reentry = (longer: LeaseKeeper | undefined): Reentry => ({ request, record, value: { ...record.value, count: record.value.count + 1 }, longer });
+    if (record.lease.ttlMs >= request.ttlMs) return reentry(undefined);
+    return LeaseKeeper.grant(client, request.ttlMs, settings).then(reentry);
   }
 
   /** The grant of a take that etcd wrote at `revision`, recorded or updated. */

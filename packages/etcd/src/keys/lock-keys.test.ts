@@ -23,6 +23,17 @@ describe("key layout (Go concurrency.Mutex compatible)", () => {
     expect(decodeMemberValue(encoded)).toEqual({ owner: ownerDigest(secret), holder: "host:1:label", count: 2 });
   });
 
+  it("values are the JSON of their fields in order, with labels escaped, and read back as written", () => {
+    const values = [
+      { owner: ownerDigest("s"), holder: 'host:1:"quoted" \\ label ünïcode \n', count: 3 },
+      { owner: ownerDigest("s"), holder: "h", count: 1, permits: 4 },
+    ];
+    for (const value of values) {
+      expect(encodeMemberValue(value).toString()).toBe(JSON.stringify(value));
+      expect(decodeMemberValue(encodeMemberValue(value))).toEqual(value);
+    }
+  });
+
   it("keys written by etcdctl or Go (empty value) or anything malformed decode as foreign", () => {
     expect(decodeMemberValue(Buffer.alloc(0))).toBeUndefined();
     expect(decodeMemberValue(Buffer.from("not json"))).toBeUndefined();

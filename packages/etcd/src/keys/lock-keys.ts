@@ -57,8 +57,13 @@ export function newHoldValue(request: { readonly ownerSecret: string; readonly h
   return { owner: ownerDigest(request.ownerSecret), holder: request.holder, count: 1 };
 }
 
+/**
+ * The member key's bytes: `JSON.stringify(value)` with its fields in this order, written out by hand because this runs on
+ * every acquire, where stringifying the object costs several times as much as joining its parts.
+ */
 export function encodeMemberValue(value: MemberValue): Buffer {
-  return Buffer.from(JSON.stringify(value));
+  const permits = value.permits === undefined ? "" : `,"permits":${value.permits}`;
+  return Buffer.from(`{"owner":${JSON.stringify(value.owner)},"holder":${JSON.stringify(value.holder)},"count":${value.count}${permits}}`);
 }
 
 /** The distlock value of a member key, or undefined for a key some other client (etcdctl, Go) wrote. */

@@ -1,17 +1,7 @@
-import {
-  CompareResult,
-  CompareTarget,
-  type Etcd3,
-  type ICompare,
-  type IKeyValue,
-  type IPutRequest,
-  type IRangeRequest,
-  type ITxnResponse,
-  SortOrder,
-  SortTarget,
-} from "etcd3";
+import { CompareResult, CompareTarget, type Etcd3, type ICompare, type IKeyValue, type IPutRequest, type ITxnResponse, SortOrder, SortTarget } from "etcd3";
 import { perAttemptDeadline } from "../connection/per-attempt-deadline.js";
-import { lockPrefix, memberKey, prefixRangeEnd, reservedPrefix } from "./lock-keys.js";
+import { LockKeyRequestCache } from "./lock-key-requests.js";
+import { prefixRangeEnd, reservedPrefix } from "./lock-keys.js";
 
 /** One member key write of `LockKeyspace.writeAll`. */
 export interface MemberWrite {
@@ -50,16 +40,18 @@ export class LockKeyspace {
   readonly #prefix: string;
   /** One options object for every call: its deadline getter is read afresh by each attempt. */
   readonly #callOptions: { readonly deadline: number };
+  readonly #keys: LockKeyRequestCache;
 
   constructor(client: Etcd3, prefix: string, requestTimeoutMs: number) {
     this.#client = client;
     this.#prefix = prefix;
     this.#callOptions = perAttemptDeadline(requestTimeoutMs);
+    this.#keys = new LockKeyRequestCache(prefix);
   }
 
   /** The member key `leaseId` uses for `key` in `suffix`. */
   memberKey(key: string, leaseId: string, suffix = 0): Buffer {
-    return memberKey(lockPrefix(this.#prefix, key), leaseId, suffix);
+    return this.#keys.memberKey(key, leaseId, suffix);
   }
 
   /**
@@ -69,12 +61,14 @@ export class LockKeyspace {
    */
   async writeAll(writes: readonly MemberWrite[]): Promise<WriteAllOutcome> {
     const response = await this.#txn({
-      compare: writes.map((write) => (write.modRevision === undefined ? this.#nobodyUnder(write.key) : unchangedSince(write.member, write.modRevision))),
+      compare: writes.map((write) =>
+        write.modRevision === undefined ? this.#keys.of(write.key).nobodyUnder : unchangedSince(write.member, write.modRevision),
+      ),
       success: writes.map((write) =>
         write.value === undefined ? { request_delete_range: { key: write.member } } : { request_put: put(write.member, write.value, write.leaseId) },
       ),
       failure: writes.map((write) => ({
-        request_range: write.modRevision === undefined ? this.#firstCreated(lockPrefix(this.#prefix, write.key)) : { key: write.member },
+        request_range: write.modRevision === undefined ? this.#keys.of(write.key).firstCreated : { key: write.member },
       })),
     });
     if (response.succeeded) return { done: true, revision: BigInt(response.header.revision) };
@@ -83,11 +77,11 @@ export class LockKeyspace {
 
   /** Go's `Mutex.tryAcquire`: puts my member key unless it exists, and returns my create revision and the current holder. */
   async enqueue(key: string, member: Buffer, value: Buffer, leaseId: string): Promise<{ revision: bigint; holder: IKeyValue | undefined }> {
-    const prefix = lockPrefix(this.#prefix, key);
+    const { firstCreated } = this.#keys.of(key);
     const response = await this.#txn({
       compare: [{ key: member, target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 }],
-      success: [{ request_put: { key: member, value, lease: leaseId } }, { request_range: this.#firstCreated(prefix) }],
-      failure: [{ request_range: { key: member } }, { request_range: this.#firstCreated(prefix) }],
+      success: [{ request_put: { key: member, value, lease: leaseId } }, { request_range: firstCreated }],
+      failure: [{ request_range: { key: member } }, { request_range: firstCreated }],
     });
     const holder = response.responses[1]?.response_range.kvs[0];
     const existing = response.succeeded ? undefined : response.responses[0]?.response_range.kvs[0];
@@ -96,13 +90,13 @@ export class LockKeyspace {
 
   /** Go's `waitDeletes` step: the key created last before `revision`, read together with my own key. */
   async position(key: string, member: Buffer, revision: bigint): Promise<QueuePosition> {
-    const prefix = lockPrefix(this.#prefix, key);
+    const { prefix, end } = this.#keys.of(key);
     const response = await this.#txn({
       success: [
         {
           request_range: {
             key: prefix,
-            range_end: prefixRangeEnd(prefix),
+            range_end: end,
             sort_target: SortTarget.Create,
             sort_order: SortOrder.Descend,
             limit: 1,
@@ -126,7 +120,7 @@ export class LockKeyspace {
 
   /** The current holder of `key` and how many member keys (holder and waiters) its prefix has, in one read. */
   async holderAndMembers(key: string): Promise<{ holder: IKeyValue | undefined; members: number }> {
-    const response = await this.#client.kv.range(this.#firstCreated(lockPrefix(this.#prefix, key)), this.#callOptions);
+    const response = await this.#client.kv.range(this.#keys.of(key).firstCreated, this.#callOptions);
     return { holder: response.kvs[0], members: Number(response.count) };
   }
 
@@ -181,16 +175,6 @@ export class LockKeyspace {
     if (leaseId === "0") return Number.POSITIVE_INFINITY;
     const response = await this.#client.leaseClient.leaseTimeToLive({ ID: leaseId }, this.#callOptions);
     return Math.max(0, Number(response.TTL)) * 1000;
-  }
-
-  /** No key (holder or waiter) under the lock prefix of `key`. */
-  #nobodyUnder(key: string): ICompare {
-    const prefix = lockPrefix(this.#prefix, key);
-    return { key: prefix, range_end: prefixRangeEnd(prefix), target: CompareTarget.Create, result: CompareResult.Equal, create_revision: 0 };
-  }
-
-  #firstCreated(prefix: Buffer): IRangeRequest {
-    return { key: prefix, range_end: prefixRangeEnd(prefix), sort_target: SortTarget.Create, sort_order: SortOrder.Ascend, limit: 1 };
   }
 
   #txn(request: Parameters<Etcd3["kv"]["txn"]>[0]): Promise<ITxnResponse> {

@@ -24,13 +24,12 @@ export class MemberLeases {
 
   async allocate(request: DriverAcquireRequest): Promise<MemberLease> {
     if (request.ttlMs !== this.#session.ttlMs) return this.#ownLease(request.ttlMs);
-    const suffix = this.#session.claim(request.key, request.ownerSecret);
-    try {
-      return { lease: await this.#session.lease(), session: true, claimed: true, suffix };
-    } catch (error) {
-      this.#session.unclaim(request.key, request.ownerSecret);
-      throw error;
-    }
+    return this.onSession(request, await this.#session.lease());
+  }
+
+  /** The member lease of a request for the session TTL, on `session` (the session lease, just proven): this owner's suffix claimed on it. */
+  onSession(request: DriverAcquireRequest, session: LeaseKeeper): MemberLease {
+    return { lease: session, session: true, claimed: true, suffix: this.#session.claim(request.key, request.ownerSecret) };
   }
 
   /** The lease of a key whose name does not come from its lease (a permit's): the session lease for the session TTL, else a lease of its own. */

@@ -70,6 +70,17 @@ describe("the shared session lease", () => {
     expect(await leaseOf(kept)).toBe(session);
   });
 
+  it("an unrenewed session hold taken after another one armed the sweep is still deleted at its own TTL", async () => {
+    const locks = provider();
+    const [first, second] = [`session-${randomUUID()}`, `session-${randomUUID()}`];
+    // The first hold arms the provider's one sweep for its expiry and is gone by then; the second expires later.
+    await (await locks.acquire(first, { ttlMs: SESSION_TTL_MS, autoRenew: false })).release();
+    const late = await locks.acquire(second, { ttlMs: SESSION_TTL_MS, autoRenew: false });
+    await aborted(late.signal);
+    const next = await provider().acquire(second, { ttlMs: SESSION_TTL_MS, waitMs: 2_000 });
+    expect(next.fencingToken).toBeGreaterThan(late.fencingToken as bigint);
+  });
+
   it("re-entry asking for a longer TTL moves the key to a longer lease and keeps its fencing token", async () => {
     const locks = provider();
     const key = `session-${randomUUID()}`;

@@ -52,9 +52,10 @@ export class SessionLease {
    * lost), refreshed with a keepalive if its proof is getting old.
    */
   async lease(): Promise<LeaseKeeper> {
+    const proven = this.provenLease();
+    if (proven !== undefined) return proven;
     const current = this.#current;
     if (current !== undefined && !current.lost) {
-      if (current.provenRemainingMs() > this.ttlMs / 2) return current;
       const { alive } = await current.keepAlive();
       if (alive) return current;
     }
@@ -62,6 +63,12 @@ export class SessionLease {
       this.#granting = undefined;
     });
     return this.#granting;
+  }
+
+  /** The session lease if it is proven alive for at least half its TTL right now, without asking etcd; else undefined (ask `lease()`). */
+  provenLease(): LeaseKeeper | undefined {
+    const current = this.#current;
+    return current !== undefined && !current.lost && current.provenRemainingMs() > this.ttlMs / 2 ? current : undefined;
   }
 
   /** Forgets `lease` as the session after etcd refused it, so the next call grants a new one. */
