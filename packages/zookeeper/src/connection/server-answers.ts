@@ -3,6 +3,7 @@ import type { ZooKeeperException } from "node-zookeeper-client";
 /** ZooKeeper error codes this backend acts on (the server's `KeeperException.Code`). */
 export const ZK_ERROR = Object.freeze({
   connectionLoss: -4,
+  unimplemented: -6,
   noNode: -101,
   badVersion: -103,
   nodeExists: -110,

@@ -1,6 +1,6 @@
 import zookeeper, { type Client, type ZooKeeperException } from "node-zookeeper-client";
 import type { Callback } from "./session-call.js";
-import { type ChildrenRead, childrenRequest, createRequest, deleteRequest, WireRequest } from "./wire-requests.js";
+import { addWatchRequest, type Created, childrenRequest, createRequest, deleteRequest, removeWatchesRequest, WireRequest } from "./wire-requests.js";
 
 /** The slice of node-zookeeper-client's connection manager (`client.connectionManager`, not exported) used here. */
 interface ConnectionManager {
@@ -8,12 +8,19 @@ interface ConnectionManager {
   readonly socket: { readonly destroyed: boolean; destroy(): void } | undefined;
   readonly pendingQueue: { readonly request: unknown }[];
   zxid: Buffer;
+  /** The client's own watches, by path. */
+  readonly watcherManager?: Record<"dataWatchers" | "childWatchers" | "existenceWatchers", Record<string, unknown>>;
   queue(request: unknown, callback: (error: ZooKeeperException | null) => void): void;
   onSocketData(chunk: Buffer): void;
 }
 
 /** `ConnectionManager.STATES.CONNECTING`: the next reply is the session's (the connect response). */
 const CONNECTING = 1;
+/** The xid of a frame that is a watch event, not a reply. */
+const NOTIFICATION = -1;
+
+/** A watch event: its type (`Watcher.Event.EventType`: 1 created, 2 deleted, 3 data changed, 4 children changed) and path. */
+export type WatchListener = (type: number, path: string) => void;
 
 /**
  * The requests of every grant and release (the create, the line read, the delete) sent on a client's own connection
@@ -26,6 +33,9 @@ const CONNECTING = 1;
  */
 export class WireClient {
   readonly #manager: ConnectionManager;
+  /** Counts the connections read: a watch set on one is gone on the next (the client re-sets only its own). */
+  #connection = 0;
+  #listener: WatchListener | undefined;
 
   /** Takes over the reading of `client`'s socket data: before `client.connect()`, so that every socket is read here. */
   constructor(client: Client) {
@@ -33,7 +43,7 @@ export class WireClient {
     this.#readReplies();
   }
 
-  create(path: string, data: Buffer, mode: number, callback: Callback<string>): void {
+  create(path: string, data: Buffer, mode: number, callback: Callback<Created>): void {
     this.#send(createRequest(path, data, mode, callback));
   }
 
@@ -41,8 +51,27 @@ export class WireClient {
     this.#send(deleteRequest(path, version, callback));
   }
 
-  getChildren(path: string, callback: Callback<ChildrenRead>): void {
+  getChildren(path: string, callback: Callback<string[]>): void {
     this.#send(childrenRequest(path, callback));
+  }
+
+  /** Sets a persistent recursive watch on this connection; its events go to the listener (and to the client where it watches too). */
+  addWatch(path: string, callback: Callback<void>): void {
+    this.#send(addWatchRequest(path, callback));
+  }
+
+  removeWatches(path: string, callback: Callback<void>): void {
+    this.#send(removeWatchesRequest(path, callback));
+  }
+
+  /** Which connection the replies read now came on: it changes before the first frame of a new connection is read. */
+  get connection(): number {
+    return this.#connection;
+  }
+
+  /** Hears every watch event, in order with the replies (ZooKeeper sends an event before any reply that shows its change). */
+  listen(listener: WatchListener): void {
+    this.#listener = listener;
   }
 
   /**
@@ -65,6 +94,7 @@ export class WireClient {
       if (manager.socket !== socket) {
         socket = manager.socket;
         rest = undefined;
+        this.#connection += 1;
       }
       const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
       rest = undefined;
@@ -77,12 +107,34 @@ export class WireClient {
           return;
         }
         if (end > bytes.length) break;
+        if (this.#listener !== undefined && end - offset >= 32 && bytes.readInt32BE(offset + 4) === NOTIFICATION) {
+          const path = this.#heard(bytes, offset, this.#listener);
+          // The client would decode the event through its records only to find no watch of its own on the path.
+          if (!this.#clientWatches(path)) {
+            offset = end;
+            continue;
+          }
+        }
         if (!this.#answer(bytes, offset, end)) clientReads.call(manager, offset === 0 && end === bytes.length ? bytes : bytes.subarray(offset, end));
         if (manager.socket?.destroyed === true) return;
         offset = end;
       }
       if (offset < bytes.length) rest = bytes.subarray(offset);
     };
+  }
+
+  /** A watch event's frame: the reply header (16 bytes), then type, state, path. */
+  #heard(bytes: Buffer, offset: number, listener: WatchListener): string {
+    const pathAt = offset + 4 + 16 + 8;
+    const path = bytes.toString("utf8", pathAt + 4, pathAt + 4 + bytes.readInt32BE(pathAt));
+    listener(bytes.readInt32BE(offset + 20), path);
+    return path;
+  }
+
+  #clientWatches(path: string): boolean {
+    const watches = this.#manager.watcherManager;
+    if (watches === undefined) return true;
+    return watches.dataWatchers[path] !== undefined || watches.childWatchers[path] !== undefined || watches.existenceWatchers[path] !== undefined;
   }
 
   /** Answers the request first in line from the frame at `offset` when the frame is its reply and the request is ours. */

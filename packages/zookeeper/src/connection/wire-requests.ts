@@ -2,7 +2,7 @@ import type { ZooKeeperException } from "node-zookeeper-client";
 import type { Callback } from "./session-call.js";
 
 /** The request types encoded here (ZooKeeper's `ZooDefs.OpCode`). */
-const OP = Object.freeze({ create: 1, delete: 2, getChildren2: 12 });
+const OP = Object.freeze({ delete: 2, getChildren: 8, create2: 15, removeWatches: 18, addWatch: 106 });
 
 /** Writes a request's fields in jute's encoding into a buffer sized up front: length, xid (set at sending), type, body. */
 class RequestWriter {
@@ -74,38 +74,55 @@ export class WireRequest<T = unknown> {
   }
 }
 
-/** A create: answers with the created path. */
-export function createRequest(path: string, data: Buffer, mode: number, callback: Callback<string>): WireRequest<string> {
+/** A created node: its path, and its `czxid` (8 bytes, big-endian: the zxid of the create). */
+export interface Created {
+  readonly path: string;
+  readonly czxid: Buffer;
+}
+
+/** A create (`create2`: the reply carries the new node's stat). */
+export function createRequest(path: string, data: Buffer, mode: number, callback: Callback<Created>): WireRequest<Created> {
   const pathLength = Buffer.byteLength(path);
-  const writer = new RequestWriter(OP.create, 4 + pathLength + 4 + data.length + OPEN_ACL_UNSAFE.length + 4);
+  const writer = new RequestWriter(OP.create2, 4 + pathLength + 4 + data.length + OPEN_ACL_UNSAFE.length + 4);
   const bytes = writer.string(path, pathLength).int(data.length).raw(data).raw(OPEN_ACL_UNSAFE).int(mode).bytes;
-  return new WireRequest(OP.create, bytes, readString, callback);
+  return new WireRequest(OP.create2, bytes, readCreated, callback);
 }
 
 /** A delete, if the node's version matches (-1: any). */
 export function deleteRequest(path: string, version: number, callback: Callback<void>): WireRequest<void> {
+  return pathAndIntRequest(OP.delete, path, version, callback);
+}
+
+/** A read of a node's children (`getChildren`), without a watch. */
+export function childrenRequest(path: string, callback: Callback<string[]>): WireRequest<string[]> {
   const pathLength = Buffer.byteLength(path);
-  const bytes = new RequestWriter(OP.delete, 4 + pathLength + 4).string(path, pathLength).int(version).bytes;
-  return new WireRequest<void>(OP.delete, bytes, () => undefined, callback);
+  const bytes = new RequestWriter(OP.getChildren, 4 + pathLength + 1).string(path, pathLength).flag(false).bytes;
+  return new WireRequest(OP.getChildren, bytes, readChildren, callback);
 }
 
-/** A node's children, and its `pzxid` (8 bytes, big-endian: the zxid of the last change to the children). */
-export interface ChildrenRead {
-  readonly children: string[];
-  readonly pzxid: Buffer;
+/** `AddWatchMode.PERSISTENT_RECURSIVE`: the watch stays after it fires, and hears the node and every node below it. */
+const PERSISTENT_RECURSIVE = 1;
+/** `WatcherType.Any`: every watch this connection has on the path, persistent ones included. */
+const ANY_WATCH = 3;
+
+/** A persistent recursive watch on `path` (ZooKeeper 3.6 and later), which can be set before the node exists. */
+export function addWatchRequest(path: string, callback: Callback<void>): WireRequest<void> {
+  return pathAndIntRequest(OP.addWatch, path, PERSISTENT_RECURSIVE, callback);
 }
 
-/** A read of a node's children and stat (`getChildren2`), without a watch. */
-export function childrenRequest(path: string, callback: Callback<ChildrenRead>): WireRequest<ChildrenRead> {
+/** Takes every watch of this connection off `path`. */
+export function removeWatchesRequest(path: string, callback: Callback<void>): WireRequest<void> {
+  return pathAndIntRequest(OP.removeWatches, path, ANY_WATCH, callback);
+}
+
+/** A request whose body is a path and an int, answered with nothing but success or an error. */
+function pathAndIntRequest(type: number, path: string, value: number, callback: Callback<void>): WireRequest<void> {
   const pathLength = Buffer.byteLength(path);
-  const bytes = new RequestWriter(OP.getChildren2, 4 + pathLength + 1).string(path, pathLength).flag(false).bytes;
-  return new WireRequest(OP.getChildren2, bytes, readChildren, callback);
+  const bytes = new RequestWriter(type, 4 + pathLength + 4).string(path, pathLength).int(value).bytes;
+  return new WireRequest<void>(type, bytes, () => undefined, callback);
 }
 
-/** The offset of `pzxid` in a jute `Stat`: after czxid, mzxid, ctime, mtime (8 bytes each), version, cversion, aversion (4), ephemeralOwner (8), dataLength, numChildren (4). */
-const PZXID_IN_STAT = 60;
-
-function readChildren(reply: Buffer, offset: number): ChildrenRead {
+function readChildren(reply: Buffer, offset: number): string[] {
   const count = reply.readInt32BE(offset);
   const children: string[] = [];
   let at = offset + 4;
@@ -114,7 +131,13 @@ function readChildren(reply: Buffer, offset: number): ChildrenRead {
     children.push(reply.toString("utf8", at + 4, at + 4 + length));
     at += 4 + length;
   }
-  return { children, pzxid: Buffer.from(reply.subarray(at + PZXID_IN_STAT, at + PZXID_IN_STAT + 8)) };
+  return children;
+}
+
+/** A `create2` reply: the path, then the node's jute `Stat`, whose first field is `czxid`. */
+function readCreated(reply: Buffer, offset: number): Created {
+  const statAt = offset + 4 + reply.readInt32BE(offset);
+  return { path: readString(reply, offset), czxid: Buffer.from(reply.subarray(statAt, statAt + 8)) };
 }
 
 function readString(reply: Buffer, offset: number): string {

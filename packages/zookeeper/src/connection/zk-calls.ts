@@ -1,7 +1,7 @@
 import zookeeper, { type Stat, type Watcher } from "node-zookeeper-client";
 import { isZkError, ZK_ERROR } from "./server-answers.js";
 import type { CallOptions } from "./session-call.js";
-import type { ChildrenRead } from "./wire-requests.js";
+import type { Created } from "./wire-requests.js";
 import type { ZooKeeperSession } from "./zookeeper-session.js";
 
 /**
@@ -39,16 +39,16 @@ export function catchUp(session: ZooKeeperSession): Promise<void> {
 /** The children's names, or none when the parent does not exist. */
 export async function childrenOf(session: ZooKeeperSession, path: string): Promise<string[]> {
   try {
-    return (await childrenAndStat(session, path)).children;
+    return await children(session, path);
   } catch (error) {
     if (isZkError(error, ZK_ERROR.noNode)) return [];
     throw error;
   }
 }
 
-/** The children's names and the parent's `pzxid` (the zxid of the last change to the children). */
-export function childrenAndStat(session: ZooKeeperSession, path: string): Promise<ChildrenRead> {
-  return session.call<ChildrenRead>("getChildren", (callback) => session.wire.getChildren(path, callback), READ);
+/** The children's names (the parent must exist). */
+export function children(session: ZooKeeperSession, path: string): Promise<string[]> {
+  return session.call<string[]>("getChildren", (callback) => session.wire.getChildren(path, callback), READ);
 }
 
 /** The children's names (the parent must exist); `watcher` hears the next change of the list. */
@@ -76,12 +76,12 @@ export function statOf(session: ZooKeeperSession, path: string, watcher?: Watche
 }
 
 /**
- * Creates an ephemeral sequential node; resolves with its whole path. The only call whose unknown outcome ends the
+ * Creates an ephemeral sequential node; resolves with its whole path and its `czxid`. The only call whose unknown outcome ends the
  * session (`writes`): a node nobody knows of could come first in line and hold the lock while the session lives. Every
  * other write of a hold is bounded by the lease `HeldNodes` keeps, whatever its outcome.
  */
-export function createEphemeralSequential(session: ZooKeeperSession, path: string, data: Buffer): Promise<string> {
-  return session.call<string>("create", (callback) => session.wire.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), CREATE);
+export function createEphemeralSequential(session: ZooKeeperSession, path: string, data: Buffer): Promise<Created> {
+  return session.call<Created>("create", (callback) => session.wire.create(path, data, zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL, callback), CREATE);
 }
 
 /** Creates `path` and its missing parents as persistent nodes. */

@@ -1,5 +1,6 @@
 import { setMaxListeners } from "node:events";
 import zookeeper, { type Client } from "node-zookeeper-client";
+import { LineViews } from "./line-views.js";
 import { PendingCalls } from "./pending-calls.js";
 import { type Callback, type CallOptions, type CallScope, SessionCall } from "./session-call.js";
 import { SessionLostError } from "./session-lost-error.js";
@@ -32,6 +33,8 @@ const NO_OPTIONS: CallOptions = Object.freeze({});
  */
 export class ZooKeeperSession {
   readonly lost: AbortSignal;
+  /** The lines of lock paths this session takes over and over, kept by watches instead of read at every take. */
+  readonly lines: LineViews;
   /** Resolves once the session is established, with the timeout the server granted. */
   readonly ready: Promise<number>;
   readonly #settings: SessionSettings;
@@ -60,6 +63,7 @@ export class ZooKeeperSession {
     this.lost.addEventListener("abort", () => this.#pending.loseAll(this.lost.reason));
     this.#client = zookeeper.createClient(settings.connectString, { sessionTimeout: settings.sessionTimeoutMs, spinDelay: 50, retries: 0 });
     this.#wire = new WireClient(this.#client);
+    this.lines = new LineViews(this.#wire);
     this.#calls = {
       client: this.#client,
       pending: this.#pending,

@@ -38,7 +38,9 @@ export class IdleLockPaths {
       for (const [path, { session, since }] of this.#paths) {
         if (now - since < IDLE_LOCK_PATH_MS) continue;
         this.#paths.delete(path);
-        if (!session.lost.aborted) deleteNode(session, path, -1).catch(() => undefined);
+        if (session.lost.aborted) continue;
+        session.lines.forget(path);
+        deleteNode(session, path, -1).catch(() => undefined);
       }
       if (this.#paths.size > 0) this.#timer = this.#arm();
     }, IDLE_LOCK_PATH_MS);

@@ -25,17 +25,15 @@ export async function linePosition(session: ZooKeeperSession, lockPath: string, 
 
 /**
  * Where a node just created stands, from the line read along with its create; undefined when that read did not come
- * back or did not show the node (the caller reads the line again). Alone in line, its token is the lock path's `pzxid`
- * (the zxid of the last change to the line, at or after our create, and before any later node's create: such a node
- * would be in the line), saving the read of its own `czxid`. See the README's proof.
+ * back or did not show the node (the caller reads the line again). First in line, its token is its `czxid`, from the
+ * create's reply, and its version 0.
  */
 export function joinedPosition(joined: Joined, lockName = LOCK_NAME): LinePosition | undefined {
   const { name, read, sentAt } = joined;
   if (read === undefined) return undefined;
-  const { children } = read;
-  if (children.length === 1 && children[0] === name) return { kind: "first", token: read.pzxid, version: 0, readAt: sentAt };
-  const line = sortLine(children, lockName);
+  const line = sortLine(read.line, lockName);
   const index = line.indexOf(name);
-  if (index <= 0) return undefined;
+  if (index < 0) return undefined;
+  if (index === 0) return { kind: "first", token: read.czxid, version: 0, readAt: sentAt };
   return { kind: "behind", predecessor: line[index - 1] as string, first: line[0] as string };
 }

@@ -31,7 +31,7 @@ const REENTRY_ATTEMPTS = 8;
  * Takes the lock for `request`, or re-enters it, or leaves a node waiting in line (the caller waits, or withdraws it):
  * 1. re-entry of a node this driver holds for the same owner: the count + 1 on its version;
  * 2. else a node of our own joins the line (an attempt's tagged, so that it never counts as a waiter); first in line holds
- *    the lock (token: its czxid, or the line's pzxid when alone);
+ *    the lock (token: its czxid);
  * 3. behind someone: if the first node is the same owner's (another provider or process), that hold is re-entered and
  *    our node withdrawn; else our node stays in line.
  */
@@ -51,6 +51,7 @@ export async function takeHold(context: LockContext, request: DriverAcquireReque
   try {
     const position = joinedPosition(joined, lockName) ?? (await linePosition(session, path, name, lockName));
     if (position.kind === "first") return { granted: grantFirst(context, session, request, owner, `${path}/${name}`, position) };
+    session.lines.contended(path);
     return await decide(context, session, request, owner, path, name, position);
   } catch (error) {
     await withdraw(context, session, `${path}/${name}`);

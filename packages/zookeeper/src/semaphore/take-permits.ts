@@ -90,13 +90,13 @@ async function createLeases(session: ZooKeeperSession, paths: SemaphorePaths, re
 
 async function createLease(session: ZooKeeperSession, leasesPath: string, prefix: string, data: Buffer): Promise<string> {
   try {
-    return await createEphemeralSequential(session, prefix, data);
+    return (await createEphemeralSequential(session, prefix, data)).path;
   } catch (error) {
     if (!isZkError(error, ZK_ERROR.noNode)) throw error;
     await createParents(session, leasesPath).catch((parentError: unknown) => {
       if (!isZkError(parentError, ZK_ERROR.nodeExists)) throw parentError;
     });
-    return createEphemeralSequential(session, prefix, data);
+    return (await createEphemeralSequential(session, prefix, data)).path;
   }
 }
 

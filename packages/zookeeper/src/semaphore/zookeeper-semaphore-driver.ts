@@ -4,7 +4,7 @@ import { childrenOf, deleteNode, writeNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { encodeHoldRecord, ownerDigest } from "../recipe/hold-record.js";
 import { joinLine } from "../recipe/join-line.js";
-import { linePosition } from "../recipe/line-position.js";
+import { joinedPosition, linePosition } from "../recipe/line-position.js";
 import { ATTEMPT_TAG, sortLine } from "../recipe/lock-paths.js";
 import { waitUntilFirst } from "../waiting/wait-until-first.js";
 import { inspectSemaphore } from "./inspect-semaphore.js";
@@ -36,9 +36,10 @@ export class ZooKeeperSemaphoreDriver implements SemaphoreDriver {
     const session = await this.#sessions.session();
     const paths = semaphorePaths(this.#chroot, request.key);
     if ((await childrenOf(session, paths.locks)).length > 0) return refused;
-    const { name } = await joinLine(session, paths.locks, Buffer.alloc(0), ATTEMPT_TAG);
+    const joined = await joinLine(session, paths.locks, Buffer.alloc(0), ATTEMPT_TAG);
+    const { name } = joined;
     try {
-      const position = await linePosition(session, paths.locks, name);
+      const position = joinedPosition(joined) ?? (await linePosition(session, paths.locks, name));
       if (position.kind !== "first") return refused;
       return (await takePermits(this.#grants, session, paths, request, 0, undefined)) ?? refused;
     } finally {
@@ -52,14 +53,18 @@ export class ZooKeeperSemaphoreDriver implements SemaphoreDriver {
       signal.throwIfAborted();
       const session = await this.#sessions.session();
       const paths = semaphorePaths(this.#chroot, request.key);
-      const { name } = await joinLine(session, paths.locks, Buffer.alloc(0));
+      const joined = await joinLine(session, paths.locks, Buffer.alloc(0));
+      const { name } = joined;
       try {
-        const line = sortLine(await childrenOf(session, paths.locks));
+        // The line read along with the create when it came back and shows our node, else read again.
+        const known = joined.read?.line.includes(name) === true ? joined.read.line : undefined;
+        const line = sortLine(known ?? (await childrenOf(session, paths.locks)));
         const index = line.indexOf(name);
         if (index < 0) continue;
+        if (index > 0) session.lines.contended(paths.locks);
         const position = index > 0 ? await waitUntilFirst(session, paths.locks, name, line[index - 1] as string, signal) : undefined;
         if (position?.kind === "gone") continue;
-        const queued = (await childrenOf(session, paths.locks)).length - 1;
+        const queued = index === 0 ? line.length - 1 : (await childrenOf(session, paths.locks)).length - 1;
         const granted = await takePermits(this.#grants, session, paths, request, queued, signal);
         if (granted !== undefined) return granted;
       } finally {
