@@ -70,6 +70,16 @@ describe("redis lock driver", () => {
     expect((await locks.inspect((renewals[0] as { key: string }).key))?.ttlRemainingMs).toBeGreaterThan(30_000);
   });
 
+  it("a renewal costs the server a read and one PEXPIRE … GT per hold, no PTTL", async () => {
+    const locks = driver();
+    const renewals = Array.from({ length: 20 }, () => ({ key: key("gt"), ownerSecret: newOwnerSecret(), ttlMs: 60_000 }));
+    for (const renewal of renewals) await locks.tryAcquire({ ...renewal, holder: "test", ttlMs: 1_000 });
+    const [pexpire, pttl] = [await calls("pexpire"), await calls("pttl")];
+    expect(await locks.renew(renewals)).toEqual(renewals.map(() => true));
+    expect([(await calls("pexpire")) - pexpire, (await calls("pttl")) - pttl]).toEqual([20, 0]);
+    expect((await locks.inspect((renewals[0] as { key: string }).key))?.ttlRemainingMs).toBeGreaterThan(30_000);
+  });
+
   it("a renewal never shortens a longer lease", async () => {
     const locks = driver();
     const request = { key: key("no-shorten"), ownerSecret: newOwnerSecret(), holder: "test", ttlMs: 60_000 };

@@ -4,7 +4,9 @@ import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../../test/provider-per-test.js";
 import { keySlot } from "../keys/key-slot.js";
+import { parseStoredHold } from "../scripts/stored-hold.js";
 import { SEMAPHORE_ACQUIRE_SCRIPT, SEMAPHORE_LEAVE_SCRIPT, SEMAPHORE_RELEASE_SCRIPT } from "./semaphore-scripts.js";
+import { SEMAPHORE_RENEW_SCRIPT } from "./semaphore-state-scripts.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
@@ -18,19 +20,68 @@ const elapse = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const lineLength = (name: string) => server.command("LLEN", `${tag(name)}:sem:queue`) as Promise<number>;
 
 describe("redis semaphore", () => {
-  it("keeps holders in a sorted set by expiry, the permit counts and grants in one hash under the name's hash tag, and leaves only the fencing counter once idle", async () => {
-    const name = semaphoreName("layout");
+  it("keeps a lone holder's grant as one string whose expiry is its lease, with no state hash, and deletes it on release", async () => {
+    const name = semaphoreName("lone");
     const semaphore = provider().semaphore(name, { permits: 4 });
     const permit = await semaphore.acquire({ ttlMs: 30_000, count: 3 });
-    const [secret, expiry] = (await server.command("ZRANGE", `${tag(name)}:sem:holders`, "0", "-1", "WITHSCORES")) as string[];
-    expect(Number(expiry)).toBeGreaterThan(0);
-    const state = `${tag(name)}:sem:state`;
-    expect(await server.command("HGET", state, `g:${secret}`)).toMatch(new RegExp(`^3 ${permit.fencingToken} `));
-    expect(await server.command("HMGET", state, "total", "free")).toEqual(["4", "1"]);
-    expect(Number(await server.command("PTTL", state))).toBeGreaterThan(20_000);
+    const holders = `${tag(name)}:sem:holders`;
+    expect(await server.command("TYPE", holders)).toBe("string");
+    const lone = parseStoredHold((await server.command("GET", holders)) as string);
+    // The label: the permit count, then the holder label.
+    expect(lone).toMatchObject({ holdCount: 3, token: String(permit.fencingToken), label: expect.stringMatching(/^4 ./) });
+    expect(Number(await server.command("PTTL", holders))).toBeGreaterThan(20_000);
+    expect(Number(await server.command("PTTL", holders))).toBeLessThanOrEqual(30_000);
+    expect(await server.command("EXISTS", `${tag(name)}:sem:state`)).toBe(0);
+    expect(await semaphore.inspect()).toMatchObject({
+      permits: 4,
+      inUse: 3,
+      waiters: 0,
+      holders: [{ holder: lone?.label.slice(2), count: 3, fencingToken: permit.fencingToken }],
+    });
+    expect(await semaphore.tryAcquire({ count: 2 })).toBeNull();
+    expect(await server.command("TYPE", holders)).toBe("string");
     await permit.release();
     for (const suffix of ["holders", "state", "queue"]) expect(await server.command("EXISTS", `${tag(name)}:sem:${suffix}`)).toBe(0);
     expect(await server.command("GET", `${tag(name)}:sem:fence`)).toBe(String(permit.fencingToken));
+  });
+
+  it("moves a lone grant into holders sorted by expiry and one hash of permit counts and grants when a second holder comes, keeping its lease, and leaves only the fencing counter once idle", async () => {
+    const name = semaphoreName("layout");
+    const semaphore = provider().semaphore(name, { permits: 4 });
+    const first = await semaphore.acquire({ ttlMs: 30_000, count: 3 });
+    const loneUntil = Date.now() + Number(await server.command("PTTL", `${tag(name)}:sem:holders`));
+    const second = await semaphore.acquire({ ttlMs: 60_000, count: 1 });
+    expect(second.fencingToken as bigint).toBeGreaterThan(first.fencingToken as bigint);
+    const [firstSecret, firstExpiry, secondSecret] = (await server.command("ZRANGE", `${tag(name)}:sem:holders`, "0", "-1", "WITHSCORES")) as string[];
+    // The server's clock and this one may differ by a few ms.
+    expect(Math.abs(Number(firstExpiry) - loneUntil)).toBeLessThan(1_000);
+    const state = `${tag(name)}:sem:state`;
+    expect(await server.command("HGET", state, `g:${firstSecret}`)).toMatch(new RegExp(`^3 ${first.fencingToken} `));
+    expect(await server.command("HGET", state, `g:${secondSecret}`)).toMatch(new RegExp(`^1 ${second.fencingToken} `));
+    expect(await server.command("HMGET", state, "total", "free")).toEqual(["4", "0"]);
+    expect(Number(await server.command("PTTL", state))).toBeGreaterThan(50_000);
+    await first.release();
+    expect(await server.command("HGET", state, "free")).toBe("3");
+    await second.release();
+    for (const suffix of ["holders", "state", "queue"]) expect(await server.command("EXISTS", `${tag(name)}:sem:${suffix}`)).toBe(0);
+    expect(await server.command("GET", `${tag(name)}:sem:fence`)).toBe(String(second.fencingToken));
+  });
+
+  it("a lone holder's renewal extends its string's expiry, and one that has lapsed is refused", async () => {
+    const name = semaphoreName("lone-renew");
+    const [secret, other] = [newOwnerSecret(), newOwnerSecret()];
+    await server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), secret, "1000", "label", "2", "1");
+    const renew = (owner: string, ttlMs: number) => server.command("EVAL", SEMAPHORE_RENEW_SCRIPT.lua, "1", tag(name), owner, String(ttlMs));
+    expect(await renew(other, 60_000)).toEqual([0]);
+    expect(await renew(secret, 60_000)).toEqual([1]);
+    expect(Number(await server.command("PTTL", `${tag(name)}:sem:holders`))).toBeGreaterThan(50_000);
+    // Never shortened.
+    expect(await renew(secret, 1_000)).toEqual([1]);
+    expect(Number(await server.command("PTTL", `${tag(name)}:sem:holders`))).toBeGreaterThan(50_000);
+    await server.command("PEXPIRE", `${tag(name)}:sem:holders`, "1");
+    await expect.poll(() => server.command("EXISTS", `${tag(name)}:sem:holders`)).toBe(0);
+    expect(await renew(secret, 60_000)).toEqual([0]);
+    expect(await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), secret, "test:channel")).toBe(0);
   });
 
   it("puts every key of a semaphore in one Cluster slot", () => {

@@ -14,8 +14,8 @@ export const PassRefusal = Object.freeze({
 
 /**
  * Passes a live one-permit grant of this process (a permit cohort's, see "Permit cohorts" in the README) from the
- * holder that released it to the next holder here, in one step: owner-checked (the passing secret's lease has not
- * ended), it draws the next fencing token (the lock's `next_token`, so tokens stay ordered with every other grant of the
+ * holder that released it to the next holder here, in one step: owner-checked (the passing secret's grant is in the
+ * state hash, so the semaphore is in the full layout and `holders` a sorted set, and its lease has not ended), it draws the next fencing token (the lock's `next_token`, so tokens stay ordered with every other grant of the
  * semaphore), moves the grant to the new holder's own secret with that token and a lease of ttl from now, and, for a
  * waiter that also has a place in the server's line, drops that place. The permit count in use never changes.
  * KEYS[1]: the semaphore's hash tag. ARGV: passing owner secret, new owner secret, ttl ms, the waiter's id in the
@@ -28,11 +28,11 @@ ${SEMAPHORE_KEYS}
 local from, to, ttl, id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local clock = now_us()
 local now = math.floor(clock / 1000)
-if tonumber(redis.call("ZSCORE", holders, from) or "0") <= now then return ${PassRefusal.lost} end
 local head = redis.call("LINDEX", queue, 0)
 local known = redis.call("HMGET", state, "free", "g:" .. from, "w:" .. (head or ""))
 local free, grant, first = known[1], known[2], known[3]
 if not grant then return ${PassRefusal.lost} end
+if tonumber(redis.call("ZSCORE", holders, from) or "0") <= now then return ${PassRefusal.lost} end
 local expires, count = string.match(first or "", "^(%d+) (%d+) ")
 if head ~= id and count and tonumber(count) > 1 and tonumber(expires) > now then return ${PassRefusal.largerFirst} end
 if id ~= "" then

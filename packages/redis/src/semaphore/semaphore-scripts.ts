@@ -1,27 +1,37 @@
-import { NEXT_TOKEN, NOW_US } from "../scripts/lua-functions.js";
+import { drawTokenInline, NEXT_TOKEN, NOW_US } from "../scripts/lua-functions.js";
 import { RedisScript } from "../scripts/redis-script.js";
+import { HOLD_FUNCTIONS, OWNS_STORED_HOLD } from "../scripts/stored-hold.js";
 
 /**
  * KEYS[1] of every semaphore script is the semaphore's hash tag (`RedisKeyLayout.tag(name)`); the script derives the
- * rest from it, so on a Cluster they all live in the tag's slot:
- * - `<tag>:sem:holders`: sorted set, owner secret → lease expiry (server ms); a crashed holder's entry lapses by its score;
- * - `<tag>:sem:state`: hash of `total` (the permit count the semaphore is in use with), `free` (the permits no live
- *   grant holds, so no script sums the grants), `g:<owner secret>` → "<count> <fencing token> <holder label>" per
- *   grant, and `w:<waiter id>` → "<expiry ms> <count> <ttl ms> <owner secret> <channel length> <channel><holder label>"
- *   per waiter in line (it lapses unless refreshed), where the channel is the waiting client's own;
- * - `<tag>:sem:queue`: the FIFO line, waiter ids in arrival order;
- * - `<tag>:sem:fence`: the fencing counter, never expiring (the lock's `next_token`, so tokens also follow the clock).
+ * rest from it, so on a Cluster they all live in the tag's slot. A semaphore has one of two layouts:
+ * - lone: one holder and nobody in line. `<tag>:sem:holders` is that grant as one string, a stored hold
+ *   (`stored-hold.ts`) `<secret length> <owner secret><count> <fencing token> <permits> <holder label>` whose expiry is
+ *   the lease (so a crashed lone holder's permits come back when the key expires); there is no state hash. Taking an
+ *   idle semaphore writes just this key (and the fence), and its release deletes just this key.
+ * - full: everything else. `<tag>:sem:holders` is a sorted set, owner secret → lease expiry (server ms), where a
+ *   crashed holder's entry lapses by its score; `<tag>:sem:state` is a hash of `total` (the permit count the semaphore
+ *   is in use with), `free` (the permits no live grant holds, so no script sums the grants), `g:<owner secret>` →
+ *   "<count> <fencing token> <holder label>" per grant, and `w:<waiter id>` → "<expiry ms> <count> <ttl ms> <owner
+ *   secret> <channel length> <channel><holder label>" per waiter in line (it lapses unless refreshed), where the
+ *   channel is the waiting client's own; `<tag>:sem:queue` is the FIFO line, waiter ids in arrival order.
+ * A second holder or a waiter arriving at a lone semaphore moves the lone grant into the full layout (its lease kept);
+ * the full layout lasts until the semaphore is idle again. `<tag>:sem:fence` is the fencing counter of both, never
+ * expiring (the lock's `next_token`, so tokens also follow the clock).
  * "<waiter id> <fencing token> <ttl ms> <waiters left in line>" on a waiter's channel tells it its permits were granted
  * to it (the lock's hand-off format), so it holds them without another round trip, and no other client hears of it.
- * The state hash outlives the holders and the line (so a missing hash means an idle semaphore), and they outlive the
- * longest lease and the line's lease; an idle semaphore leaves only its fence.
+ * The state hash outlives the holders and the line (so a missing hash means a lone or idle semaphore, and a present
+ * one a sorted set of holders), and they outlive the longest lease and the line's lease; an idle semaphore leaves only
+ * its fence.
  *
- * Every script (ARGV[1] is an owner secret) starts with `SEMAPHORE_HEAD`: it reads the state and, for a semaphore in
- * use (an idle one has no holders to look at), drops lapsed holders, giving their permits back to `free`. A release
- * that frees the last permits with nobody in line deletes holders and state at once. Its common cases come next (an idle semaphore taken, a contended one
- * joined, the last permits given back); then `SEMAPHORE_LINE` defines what the others need (each definition costs
- * server time): after any change that may let the head of the line in, `serve_line` grants the heads whose counts fit,
- * in order (a head that does not fit blocks those behind it), and `store` writes the state in one HDEL and one HSET.
+ * The acquire and release scripts handle the lone layout first (`TAKE_IDLE`, `LONE_HOLDER`, the release's first
+ * lines), so its common path defines no function and reads no clock it does not need. Every script then
+ * (ARGV[1] is an owner secret) runs `SEMAPHORE_HEAD` or its parts: it reads the state and, for a semaphore in use
+ * drops lapsed holders, giving their permits back to `free`. A release that frees the last permits with nobody in
+ * line deletes holders and state at once. Its common cases come next (a contended semaphore joined, the last permits
+ * given back); then `SEMAPHORE_LINE` defines what the others need (each definition costs server time): after any
+ * change that may let the head of the line in, `serve_line` grants the heads whose counts fit, in order (a head that
+ * does not fit blocks those behind it), and `store` writes the state in one HDEL and one HSET.
  */
 /** The semaphore's keys, derived from its hash tag (KEYS[1]); every semaphore script starts with them. */
 export const SEMAPHORE_KEYS = `local tag = KEYS[1]
@@ -35,16 +45,19 @@ export const KEEP_LEASES = `local function keep(key, ms)
 end
 `;
 
+/** The semaphore's state hash read for the caller (ARGV[1]): `known` = {total, free, the caller's grant}. */
+const SEMAPHORE_READ = `local known = redis.call("HMGET", state, "total", "free", "g:" .. ARGV[1])`;
+
+/** The shared Lua functions a semaphore in use needs, and the server's time: `clock` (µs) and `now` (ms). */
+const SEMAPHORE_CLOCK = `${NOW_US}${NEXT_TOKEN}
+local clock = now_us()
+local now = math.floor(clock / 1000)`;
+
 /**
- * Reads a semaphore's state (`total`, `free`, the caller's grant `granted`, with `clock`/`now` the server's time) and drops
+ * From `known` (`SEMAPHORE_READ`): `total`, `free` and the caller's grant `granted`; for a semaphore in use, drops
  * lapsed holders, giving their permits back to `free` (`pruned`); `soonest` is the earliest live lease's expiry (ms).
  */
-export const SEMAPHORE_HEAD = `${NOW_US}${NEXT_TOKEN}
-${SEMAPHORE_KEYS}
-local clock = now_us()
-local now = math.floor(clock / 1000)
-local known = redis.call("HMGET", state, "total", "free", "g:" .. ARGV[1])
-local total, free, granted = tonumber(known[1]), tonumber(known[2]), known[3]
+const SEMAPHORE_PRUNE = `local total, free, granted = tonumber(known[1]), tonumber(known[2]), known[3]
 local pruned, soonest = false, nil
 if total then
   local first = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
@@ -66,6 +79,16 @@ if total then
   soonest = tonumber(first[2])
 end
 `;
+
+/**
+ * Reads a semaphore's state (`total`, `free`, the caller's grant `granted`, with `clock`/`now` the server's time) and drops
+ * lapsed holders, giving their permits back to `free` (`pruned`); `soonest` is the earliest live lease's expiry (ms).
+ * For a semaphore in the full layout only: a lone holder's string at `holders` reads as an idle semaphore here.
+ */
+export const SEMAPHORE_HEAD = `${SEMAPHORE_CLOCK}
+${SEMAPHORE_KEYS}
+${SEMAPHORE_READ}
+${SEMAPHORE_PRUNE}`;
 
 const SEMAPHORE_LINE = `
 local longest, writes, drops = 0, {}, {}
@@ -113,6 +136,43 @@ end
 `;
 
 /**
+ * Takes an idle semaphore (neither `holders` nor `state` exists) for its lone holder: the fencing token drawn inline
+ * (`drawTokenInline`), the grant written as one stored hold at `holders` (`stored-hold.ts`: `<secret length>
+ * <secret><count> <token> <permits> <holder label>`) whose expiry is the lease, by one `SET … PX`. Four server calls.
+ */
+const TAKE_IDLE = `if redis.call("EXISTS", holders, state) == 0 then
+${drawTokenInline("fence")}
+  redis.call("SET", holders, #ARGV[1] .. " " .. ARGV[1] .. ARGV[5] .. " " .. token .. " " .. ARGV[4] .. " " .. ARGV[3], "PX", ARGV[2])
+  return token
+end`;
+
+/**
+ * A semaphore whose lone holder's grant is stored at `holders` (no `state`: `known[1]` is nil): the holder itself gets
+ * its grant again, its lease starting again now; a permit count other than the stored one, or an attempt that does not
+ * wait and does not fit, is refused without a write (the bound: the lone lease). Anything else moves the lone grant
+ * into the full layout (its lease kept) and carries on there with `known` as read from it.
+ */
+const LONE_HOLDER = `if not known[1] then
+${HOLD_FUNCTIONS}
+  local owner, held, token, label = read_hold(redis.call("GET", holders))
+  local permits, holder = string.match(label, "^(%d+) (.*)$")
+  permits = tonumber(permits)
+  if permits ~= tonumber(ARGV[4]) then return {permits} end
+  if owner == ARGV[1] then
+    redis.call("PEXPIRE", holders, ARGV[2])
+    return token
+  end
+  local left = redis.call("PTTL", holders)
+  if not ARGV[6] and held + tonumber(ARGV[5]) > permits then return math.max(1, left) end
+  redis.call("DEL", holders)
+  redis.call("ZADD", holders, now + left, owner)
+  redis.call("HSET", state, "total", permits, "free", permits - held, "g:" .. owner, held .. " " .. token .. " " .. holder)
+  redis.call("PEXPIRE", holders, left * 2)
+  redis.call("PEXPIRE", state, left * 2)
+  known = {permits, permits - held, false}
+end`;
+
+/**
  * Takes `count` permits if that many are free and nobody waits ahead, else refuses and, for a waiter, joins or
  * refreshes its place in line (one call: a contended acquire sends no attempt that only gets refused). A waiter whose
  * permits were granted to it already (by a script whose message it has not seen yet) gets that grant, its lease
@@ -124,20 +184,17 @@ end
  */
 export const SEMAPHORE_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:semaphore-acquire",
-  `${SEMAPHORE_HEAD}
+  `${SEMAPHORE_KEYS}
+${TAKE_IDLE}
+${SEMAPHORE_CLOCK}
+${SEMAPHORE_READ}
+${LONE_HOLDER}
+${SEMAPHORE_PRUNE}
 local secret, ttl, holder, asked, count = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local id, lease, channel = ARGV[6], tonumber(ARGV[7] or "0"), ARGV[8]
-if total and total ~= asked then
+if total ~= asked then
   if pruned then redis.call("HSET", state, "free", free) end
   return {total}
-end
-if not total then
-  local token = next_token(fence, clock)
-  redis.call("ZADD", holders, now + ttl, secret)
-  redis.call("HSET", state, "total", asked, "free", asked - count, "g:" .. secret, count .. " " .. token .. " " .. holder)
-  redis.call("PEXPIRE", holders, ttl * 2)
-  redis.call("PEXPIRE", state, ttl * 2)
-  return token
 end
 local function join()
   local entry = (now + lease) .. " " .. count .. " " .. ttl .. " " .. secret .. " " .. #channel .. " " .. channel .. holder
@@ -186,16 +243,20 @@ return math.max(1, soonest and soonest - now or lease)
  */
 export const SEMAPHORE_RELEASE_SCRIPT = new RedisScript(
   "distlock:semaphore-release",
-  `${SEMAPHORE_HEAD}
+  `${SEMAPHORE_KEYS}
+${SEMAPHORE_READ}
+if not known[1] then
+  local key, secret = holders, ARGV[1]
+  if not (${OWNS_STORED_HOLD}) then return 0 end
+  redis.call("DEL", holders)
+  return 1
+end
+${SEMAPHORE_CLOCK}
+${SEMAPHORE_PRUNE}
 if not granted and not pruned then return 0 end
 local held = 0
 if granted then
   held = 1
-  if not total then
-    redis.call("ZREM", holders, ARGV[1])
-    redis.call("HDEL", state, "g:" .. ARGV[1])
-    return held
-  end
   free = free + tonumber(string.match(granted, "^(%d+)"))
   if free >= total and redis.call("EXISTS", queue) == 0 then
     redis.call("DEL", holders, state)
@@ -203,7 +264,6 @@ if granted then
   end
   redis.call("ZREM", holders, ARGV[1])
 end
-if not total then return held end
 ${SEMAPHORE_LINE}
 if held == 1 then table.insert(drops, "g:" .. ARGV[1]) end
 local told = {held}
