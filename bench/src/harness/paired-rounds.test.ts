@@ -4,9 +4,9 @@ import { evaluateTarget } from "./bench-target.js";
 import { pairedRoundsTable } from "./paired-rounds.js";
 import type { TurnSample } from "./turn-summary.js";
 
-/** A turn of `ops` operations in `seconds`, costing `cpu` µs of client CPU per op. */
-const turn = (ops: number, seconds: number, cpu: number): TurnSample => ({
-  ops: Array.from({ length: ops }, () => 0.1),
+/** A turn of `ops` operations in `seconds`, costing `cpu` µs of client CPU per op, each taking `latency`. */
+const turn = (ops: number, seconds: number, cpu: number, latency = 0.1): TurnSample => ({
+  ops: Array.from({ length: ops }, () => latency),
   acquires: [],
   seconds,
   perOp: { "client CPU µs/op": cpu },
@@ -23,8 +23,22 @@ describe("pairedRoundsTable", () => {
   it("compares the subject with each other one in the same rounds: the median of the per-round ratios and differences", () => {
     expect(table.id).toBe("u-paired");
     expect(table.rows).toEqual([
-      { scenario: "paired rounds", subject: "replay", metrics: { "ops/s ratio": 100 / 110, "p99 µs ratio": 1, "client CPU µs/op difference": 6 } },
+      {
+        scenario: "paired rounds",
+        subject: "replay",
+        metrics: { "ops/s ratio": 100 / 110, "p50 µs ratio": 1, "p99 µs ratio": 1, "client CPU µs/op difference": 6 },
+      },
     ]);
+  });
+
+  it("compares each turn's p50 with the other subject's in the same round", () => {
+    // Rounds 1 and 2 are slow for both; the per-round p50 ratios are 1.05, 1.04 and 1.5: their median is 1.05.
+    const latencies = new Map<string, TurnSample[]>([
+      ["ours", [turn(10, 1, 0, 0.105), turn(10, 1, 0, 0.208), turn(10, 1, 0, 0.3)]],
+      ["none", [turn(10, 1, 0, 0.1), turn(10, 1, 0, 0.2), turn(10, 1, 0, 0.2)]],
+    ]);
+    const paired = pairedRoundsTable({ id: "o", title: "observability" }, "ours", latencies);
+    expect(paired.rows[0]?.metrics["p50 µs ratio"]).toBeCloseTo(1.05, 10);
   });
 
   it("is what a paired target reads instead of the rows' medians", () => {

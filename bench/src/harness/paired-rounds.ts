@@ -2,8 +2,9 @@ import type { BenchRow, BenchTable } from "./bench-row.js";
 import { percentile } from "./stats.js";
 import { median, type TurnSample } from "./turn-summary.js";
 
-/** The metrics compared round by round: a rate and a tail latency (as ratios) and a cost (as a difference). */
+/** The metrics compared round by round: a rate and two latencies (as ratios) and a cost (as a difference). */
 const RATIO_OF = "ops/s";
+const MEDIAN_OF = "p50 µs";
 const TAIL_OF = "p99 µs";
 const DIFFERENCE_OF = "client CPU µs/op";
 
@@ -14,7 +15,7 @@ export function pairedMetric(metric: string, by: "ratio" | "difference"): string
 
 /**
  * One subject against each other subject of an interleaved scenario, round by round: in every round, its ops/s and its
- * turn's p99 divided by the other's and its client CPU per op minus the other's, both turns taken back to back; each row
+ * turn's p50 and p99 divided by the other's and its client CPU per op minus the other's, both turns taken back to back; each row
  * is the median over the rounds. A burst of load on a shared machine moves both turns of a round alike, so these medians scatter far less
  * from run to run than the ratio (or difference) of the two subjects' own medians.
  */
@@ -24,7 +25,8 @@ export function pairedRoundsTable(
   turnsBySubject: ReadonlyMap<string, readonly TurnSample[]>,
 ): BenchTable {
   const own = turnsBySubject.get(subject) ?? [];
-  // Each of its turns' p99 once, not once per other subject: a distinct-keys turn holds ~100,000 latencies to sort.
+  // Each of its turns' percentiles once, not once per other subject: a distinct-keys turn holds ~100,000 latencies to sort.
+  const ownMedians = own.map(middle);
   const ownTails = own.map(tail);
   const rows: BenchRow[] = [...turnsBySubject]
     .filter(([name]) => name !== subject)
@@ -33,6 +35,7 @@ export function pairedRoundsTable(
       subject: name,
       metrics: {
         [pairedMetric(RATIO_OF, "ratio")]: median(own.map((turn, round) => opsPerSecond(turn) / opsPerSecond(other[round]))),
+        [pairedMetric(MEDIAN_OF, "ratio")]: median(ownMedians.map((ownMedian, round) => ownMedian / middle(other[round]))),
         [pairedMetric(TAIL_OF, "ratio")]: median(ownTails.map((ownTail, round) => ownTail / tail(other[round]))),
         [pairedMetric(DIFFERENCE_OF, "difference")]: median(own.map((turn, round) => cpuPerOp(turn) - cpuPerOp(other[round]))),
       },
@@ -42,13 +45,17 @@ export function pairedRoundsTable(
     title: `${scenario.title}: ${subject} against each subject in the same rounds`,
     rows,
     notes: [
-      `- ${pairedMetric(RATIO_OF, "ratio")}: the median over the rounds of ${subject}'s ops/s ÷ the subject's in the same round; ${pairedMetric(TAIL_OF, "ratio")}: the same for each turn's own p99 latency; ${pairedMetric(DIFFERENCE_OF, "difference")}: the median of ${subject}'s client CPU µs/op − the subject's in the same round. A burst of load on the shared machine moves both turns of a round alike, so these scatter less from run to run than comparisons of the rows' medians.`,
+      `- ${pairedMetric(RATIO_OF, "ratio")}: the median over the rounds of ${subject}'s ops/s ÷ the subject's in the same round; ${pairedMetric(MEDIAN_OF, "ratio")} and ${pairedMetric(TAIL_OF, "ratio")}: the same for each turn's own p50 and p99 latency; ${pairedMetric(DIFFERENCE_OF, "difference")}: the median of ${subject}'s client CPU µs/op − the subject's in the same round. A burst of load on the shared machine moves both turns of a round alike, so these scatter less from run to run than comparisons of the rows' medians.`,
     ],
   };
 }
 
 function opsPerSecond(turn: TurnSample | undefined): number {
   return turn === undefined ? Number.NaN : turn.ops.length / turn.seconds;
+}
+
+function middle(turn: TurnSample | undefined): number {
+  return turn === undefined ? Number.NaN : percentile(turn.ops, 50);
 }
 
 function tail(turn: TurnSample | undefined): number {

@@ -4,7 +4,17 @@ import { instrumentLocks } from "@distlock/opentelemetry";
 import { RedisLockProvider } from "@distlock/redis";
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from "@opentelemetry/sdk-trace-base";
-import { type BenchRow, type BenchScale, type BenchTable, measureOps, scaledCount, summarizeTurns, type TurnSample, turnOrder } from "../harness/index.js";
+import {
+  type BenchRow,
+  type BenchScale,
+  type BenchTable,
+  measureOps,
+  pairedRoundsTable,
+  scaledCount,
+  summarizeTurns,
+  type TurnSample,
+  turnOrder,
+} from "../harness/index.js";
 import { eventGateNs } from "./event-gate.js";
 import { type SdkReplay, sdkReplay } from "./sdk-replay.js";
 
@@ -26,8 +36,11 @@ interface Instrumented {
   readonly replay?: SdkReplay;
 }
 
-/** Uncontended Redis acquire+release with nobody listening to core's events, with no-op listeners, and with the OpenTelemetry SDK. */
-export async function instrumentationScenario(url: string, scale: BenchScale): Promise<BenchTable> {
+/**
+ * Uncontended Redis acquire+release with nobody listening to core's events, with no-op listeners, and with the
+ * OpenTelemetry SDK; and the OpenTelemetry turns against each other subject's in the same rounds.
+ */
+export async function instrumentationScenario(url: string, scale: BenchScale): Promise<BenchTable[]> {
   const telemetry = openTelemetry();
   const subjects: Instrumented[] = [
     { name: NO_SUBSCRIBER, listen: () => () => undefined },
@@ -77,9 +90,13 @@ export async function instrumentationScenario(url: string, scale: BenchScale): P
     subject: "core's acquire gate",
     metrics: { "gate ns/op": gateNs, "gate % of p50": (gateNs / 1000 / baseline) * 100 },
   });
-  return {
+  const scenario = {
     id: "observability-redis-uncontended",
     title: "Redis: uncontended acquire+release, with and without listeners on core's diagnostics_channel events",
+  };
+  const turnsBySubject = new Map(subjects.map((subject, index) => [subject.name, turns[index] ?? []]));
+  const table: BenchTable = {
+    ...scenario,
     rows,
     baseline: NO_SUBSCRIBER,
     ratioOf: "p50 µs",
@@ -90,6 +107,7 @@ export async function instrumentationScenario(url: string, scale: BenchScale): P
       "- the gate row: ns per call of the five hasSubscribers reads core makes before an acquire when nobody listens, and that as a share of the no-subscriber p50",
     ],
   };
+  return [table, pairedRoundsTable(scenario, OPENTELEMETRY, turnsBySubject)];
 }
 
 function noopSubscribers(): () => void {

@@ -12,7 +12,8 @@ const OBSERVABILITY_TARGETS: readonly BenchTarget[] = [
   {
     claim: "OpenTelemetry SDK registered: ≤ 5 % over no subscriber (p50)",
     value: { table: "observability-redis-uncontended", subject: OPENTELEMETRY, metric: "p50 µs" },
-    versus: { subjects: [NO_SUBSCRIBER] },
+    // Round by round: the SDK's few µs are smaller than the drift between two turns' medians on these shared cores.
+    versus: { subjects: [NO_SUBSCRIBER], paired: true },
     max: 1.05,
   },
 ];
@@ -24,7 +25,7 @@ export const OBSERVABILITY_SCENARIOS: ScenarioGroup = {
   async run(scale): Promise<BenchTable[]> {
     const server = await startRedis();
     try {
-      return [await instrumentationScenario(server.url, scale)];
+      return await instrumentationScenario(server.url, scale);
     } finally {
       await server.close();
     }

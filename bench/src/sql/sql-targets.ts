@@ -14,7 +14,7 @@ export const SQL_TARGETS: readonly BenchTarget[] = [
   {
     claim: "table mode: uncontended ≥ 0.9× its own statements replayed on a bare client",
     value: { table: "postgres-uncontended", subject: DISTLOCK_NOTIFY.name, metric: "ops/s" },
-    versus: { subjects: [TABLE_STATEMENT_REPLAY.name] },
+    versus: { subjects: [TABLE_STATEMENT_REPLAY.name], paired: true },
     min: 0.9,
   },
   {
