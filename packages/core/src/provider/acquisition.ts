@@ -82,7 +82,8 @@ export class Acquisition {
         const granted = await callDriver(this.#driver.backend, "acquire", () => waiter.next(waiting.scope.signal));
         const confirmed = waiting.scope.aborted ? undefined : await freshOrConfirmed(this.#driver, request, granted);
         if (waiting.scope.aborted) {
-          if (confirmed !== undefined) await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
+          // Aborted after the driver's last look at the signal: its grant (confirmed or not) goes back before the rejection.
+          await this.#driver.release(request.key, request.ownerSecret).catch(() => undefined);
           throw waiting.scope.reason;
         }
         if (confirmed !== undefined) return this.#grant(request, confirmed, settings);
