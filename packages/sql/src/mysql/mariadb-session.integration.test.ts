@@ -2,6 +2,7 @@ import { LockErrorCode } from "@distlock/core";
 import { startMariadb } from "@distlock/test-servers";
 import mysql from "mysql2/promise";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { sessionAbortTests } from "../../test/session-abort-tests.js";
 import { sessionLossTests, sessionProviders, spawnHolder, uniqueKey } from "../../test/session-lock-tests.js";
 import { sessionPermitTests } from "../../test/session-permit-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
@@ -26,6 +27,8 @@ async function holdingConnection(lockKey: string): Promise<number | null> {
 }
 
 describe("mariadb session mode", () => {
+  sessionAbortTests(provider);
+
   sessionLossTests({
     url,
     server,

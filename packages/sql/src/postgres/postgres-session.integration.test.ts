@@ -1,6 +1,7 @@
 import { startPostgres } from "@distlock/test-servers";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { sessionAbortTests } from "../../test/session-abort-tests.js";
 import { sessionLossTests, sessionProviders } from "../../test/session-lock-tests.js";
 import { sessionPermitTests } from "../../test/session-permit-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
@@ -44,6 +45,8 @@ describe("postgres session mode", () => {
     },
     permitRows: async () => Number((await admin.query<{ n: string }>(`SELECT count(*) AS n FROM ${permitTable}`)).rows[0]?.n),
   });
+
+  sessionAbortTests(provider);
 
   sessionLossTests({
     url,

@@ -100,26 +100,43 @@ export class SessionLockSpace {
 
   /**
    * Waits in the server's queue for `id` on `session` (a waiting session) and answers its token; `signal` cancels the
-   * wait on the server and rejects with its reason, giving back a grant that raced the cancel.
+   * wait on the server and rejects with its reason, giving back whatever the wait took.
    */
   async waitOnServer(session: LockSession, id: SessionLockId, signal: AbortSignal): Promise<bigint> {
     signal.throwIfAborted();
-    const cancel = () => void this.pool.cancelWait(session);
+    let cancelled: Promise<void> | undefined;
+    const cancel = () => {
+      cancelled = this.pool.cancelWait(session);
+    };
     signal.addEventListener("abort", cancel, { once: true });
-    let token: bigint;
-    try {
-      token = await session.connection.waitLock(id);
-    } catch (error) {
-      throw signal.aborted ? signal.reason : error;
-    } finally {
-      signal.removeEventListener("abort", cancel);
-    }
+    const waited = await session.connection.waitLock(id).then(
+      (token) => ({ token }),
+      (error: unknown) => ({ error }),
+    );
+    signal.removeEventListener("abort", cancel);
     if (signal.aborted) {
-      // Granted as the cancel was sent: give it back before rejecting.
-      await session.connection.unlock(id).catch(() => session.connection.end());
+      // The cancel lands on whatever statement the session runs when it arrives: only once it is done may the session
+      // give back (or run anything else). It may have cut the wait's statement short after the server took the lock (a
+      // session lock outlives its statement's failure), so the lock is given back whether or not the wait answered.
+      await cancelled;
+      await this.#giveBackAfterCancel(session, id);
       throw signal.reason;
     }
-    return token;
+    if ("error" in waited) throw waited.error;
+    return waited.token;
+  }
+
+  /** Unlocks `id` on a session a cancel was just sent to (a no-op if it holds nothing); once more if the cancel hit the first. */
+  async #giveBackAfterCancel(session: LockSession, id: SessionLockId): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await session.connection.unlock(id);
+        return;
+      } catch {
+        if (session.connection.lost.aborted) return;
+      }
+    }
+    session.connection.end();
   }
 
   /**
