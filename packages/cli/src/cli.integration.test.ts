@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type PostgresServer, type RedisServer, startPostgres, startRedis } from "@distlock/test-servers";
@@ -179,7 +179,10 @@ describe("distlock errors and help", () => {
   });
 
   it("the demo elects a dispatcher, survives killing it, sees no overlaps, and its fenced row refuses a paused holder's late write (the README's main job)", async () => {
+    const demoDirs = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("distlock-demo-")));
+    const before = demoDirs();
     const result = await runCli(["demo", "--workers", "3", "--duration", "6s", "--json"]);
+    expect([...demoDirs()].filter((name) => !before.has(name))).toEqual([]);
     // One assertion over the exit code, stderr and the summary, so that a failure shows which promise the run broke.
     expect({ code: result.code, stderr: result.stderr, summary: jsonOrText(result.stdout) }).toMatchObject({
       code: 0,

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,9 +37,19 @@ export async function demoCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(workerCount) || workerCount < 2 || workerCount > 32) throw new CliError("--workers must be a whole number from 2 to 32");
   const durationMs = parseDuration("duration", values.duration) ?? 10_000;
   const demoDir = mkdtempSync(join(tmpdir(), "distlock-demo-"));
-  const url = values.url ?? `sqlite:${join(demoDir, "locks.sqlite")}`;
+  try {
+    return await runDemo({ workerCount, durationMs, url: values.url, json: values.json === true, demoDir });
+  } finally {
+    rmSync(demoDir, { recursive: true, force: true });
+  }
+}
+
+/** The demo's run, its SQLite files (the default lock backend's and the price shop's) in `demoDir`. */
+async function runDemo(run: { workerCount: number; durationMs: number; url: string | undefined; json: boolean; demoDir: string }): Promise<number> {
+  const { workerCount, durationMs, demoDir, json } = run;
+  const url = run.url ?? `sqlite:${join(demoDir, "locks.sqlite")}`;
   const started = performance.now();
-  const log = (line: string) => values.json || process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(2).padStart(6)}s] ${line}\n`);
+  const log = (line: string) => json || process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(2).padStart(6)}s] ${line}\n`);
   log(`backend ${url.split("?")[0]}, ${workerCount} worker processes`);
 
   const ledger = new DemoLedger();
@@ -127,7 +137,7 @@ export async function demoCommand(args: string[]): Promise<number> {
     lateWriteRefused: fenced.lateWriteRefused,
     finalPrice: fenced.finalPrice,
   };
-  if (values.json) printJson(summary);
+  if (json) printJson(summary);
   else {
     process.stdout.write("\nsummary\n");
     for (const [name, value] of Object.entries(summary)) process.stdout.write(`  ${name.padEnd(20)} ${value}\n`);
