@@ -21,8 +21,8 @@ export function sessionAbortTests(provider: (label?: string) => SqlLockProvider)
       const holder = await holders.acquire(key);
       const controller = new AbortController();
       const waiting = waiters.acquire(key, { signal: controller.signal }).then(
-        (lock) => lock,
-        (error: unknown) => error,
+        (lock) => ({ lock }),
+        (error: unknown) => ({ error }),
       );
       await queuedOnServer(holders, key);
       await holder.release();
@@ -30,13 +30,10 @@ export function sessionAbortTests(provider: (label?: string) => SqlLockProvider)
       await new Promise((resolve) => setImmediate(resolve));
       controller.abort(reason);
       const outcome = await waiting;
-      if (outcome === reason) {
-        // Rejected: nothing of the wait may be held.
-      } else if (outcome instanceof Error) failed.push(`round ${round}: acquire ${outcome.message}`);
-      else {
+      if ("lock" in outcome) {
         granted += 1;
-        await outcome.release();
-      }
+        await outcome.lock.release();
+      } else if (outcome.error !== reason) failed.push(`round ${round}: acquire ${String(outcome.error)}`);
       if ((await holders.inspect(key)) !== null) leftHeld.push(key);
       // Statements of both providers after the abort: a cancel that lands late fails one of them.
       await waiters
