@@ -49,6 +49,8 @@ export type HistoryEvent =
    */
   | { readonly type: "act"; readonly worker: string; readonly at: number; readonly hold: string; readonly token: string; readonly validUntil: number }
   | { readonly type: "cs-end"; readonly worker: string; readonly at: number; readonly hold: string; readonly validUntil: number }
+  /** The answer to the parent's "hold-on": `parked`, the section waits between its two steps until "go-on". */
+  | { readonly type: "held-on"; readonly worker: string; readonly at: number; readonly hold: string; readonly parked: boolean }
   | { readonly type: "released"; readonly worker: string; readonly at: number; readonly hold: string }
   | { readonly type: "release-failed"; readonly worker: string; readonly at: number; readonly hold: string; readonly code: string }
   | { readonly type: "lost"; readonly worker: string; readonly at: number; readonly hold: string; readonly code: string }

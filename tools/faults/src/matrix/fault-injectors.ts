@@ -3,7 +3,7 @@ import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
 import { RedisKeyLayout } from "@distlock/redis/internal";
 import { pollFor, type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { EVERYONE, type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
-import { type Holder, markFault, nextHolder, permitsHeldByOthers, type RowRun } from "../runner/row-run.js";
+import { type Holder, markFault, nextHolder, type Of, permitsHeldByOthers, type RowRun } from "../runner/row-run.js";
 import type { FaultName } from "./fault-name.js";
 import { anyWriteLockKept } from "./sqlite-write-lock.js";
 
@@ -54,11 +54,29 @@ function overtaken(run: RowRun, holder: Holder): (event: HistoryEvent) => boolea
 }
 
 /**
- * SIGSTOP a worker inside its critical section (a long GC pause), keep it stopped until its lease has run out and it
- * was overtaken (see `overtaken`), then SIGCONT: its next write is stale; a semaphore holder must not act again.
+ * The next holder whose critical section the parent could keep between its two steps (it waits there until "go-on"):
+ * a holder stopped after its last step would have no stale write left to make. Sections that were past that point when
+ * asked are let go and the next one is asked.
+ */
+async function heldBetweenSteps(run: RowRun, timeoutMs = 10_000): Promise<Holder | undefined> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const left = deadline - performance.now();
+    const holder = left > 0 ? await nextHolder(run, left) : undefined;
+    if (holder === undefined) return undefined;
+    holder.worker.holdOn(holder.hold);
+    const answer = await run.log.next((event): event is Of<"held-on"> => event.type === "held-on" && event.hold === holder.hold, timeoutMs);
+    if (answer?.parked === true) return holder;
+  }
+}
+
+/**
+ * SIGSTOP a worker inside its critical section, between its two steps (a long GC pause), keep it stopped until its
+ * lease has run out and it was overtaken (see `overtaken`), then SIGCONT and let it go on: its second write is stale; a
+ * semaphore holder must not act again.
  */
 const holderSigstop: FaultInjector = async (run) => {
-  const holder = required(await nextHolder(run), "no worker entered a critical section within 10 s");
+  const holder = required(await heldBetweenSteps(run), "no worker's critical section could be held between its steps within 10 s");
   const scope = { outage: false, scope: holder.worker.name };
   const stoppedAt = markFault(run, "holder-sigstop", "fault", scope);
   holder.worker.pause();
@@ -71,6 +89,7 @@ const holderSigstop: FaultInjector = async (run) => {
     markFault(run, "write-lock-kept", "fault-end", everyone);
   }
   holder.worker.resume();
+  holder.worker.goOn();
   markFault(run, "holder-sigstop", "fault-end", scope);
   await run.log.next((event) => event.type === "cs-end" && event.hold === holder.hold, 10_000);
 };
@@ -143,8 +162,6 @@ async function untilSomeoneLeads(leaderOf: () => Promise<unknown>): Promise<void
 }
 
 const REDIS_KEYS = new RedisKeyLayout(DEFAULT_REDIS_LOCK_OPTIONS.prefix);
-
-type Of<T extends HistoryEvent["type"]> = Extract<HistoryEvent, { type: T }>;
 
 /** The first event from index `from` of the history on that matches, waiting up to `timeoutMs` for one. */
 async function seen(run: RowRun, from: number, match: (event: HistoryEvent) => boolean, timeoutMs: number): Promise<HistoryEvent | undefined> {

@@ -7,7 +7,7 @@ import type { HistoryLog } from "./history-log.js";
 import type { RowSettings } from "./row-settings.js";
 import type { WorkerProcess } from "./worker-process.js";
 
-type Of<T extends HistoryEvent["type"]> = Extract<HistoryEvent, { type: T }>;
+export type Of<T extends HistoryEvent["type"]> = Extract<HistoryEvent, { type: T }>;
 
 /** What a fault injector may touch while a row runs. */
 export interface RowRun {

@@ -118,7 +118,8 @@ process.on("message", (message: ParentMessage) => {
       goOn();
       return;
     case "hold-on":
-      return holdOn(message.hold);
+      record({ type: "held-on", worker: message.hold.slice(0, message.hold.indexOf("#")), at: machineNow(), hold: message.hold, parked: holdOn(message.hold) });
+      return;
     case "go-on":
       return goOn();
     case "start":
