@@ -66,4 +66,6 @@ export interface BenchTable {
   /** Free text under the table: settings, what the numbers mean. */
   readonly notes?: readonly string[];
   readonly sweep?: SweepPoint;
+  /** A round-by-round companion's subject: the one it compares with every other (see `pairedRoundsTable`). */
+  readonly pairedSubject?: string;
 }

@@ -21,6 +21,24 @@ const tables: BenchTable[] = [
 const ours = (table: string, metric: string) => ({ table, subject: "ours", metric });
 
 describe("evaluateTarget", () => {
+  it("reads a paired comparison from the round-by-round table of the value's own subject", () => {
+    const pairedOf = (subject: string, id: string, ratio: number): BenchTable => ({
+      id,
+      title: id,
+      pairedSubject: subject,
+      rows: [{ scenario: "paired rounds", subject: "floor", metrics: { "ops/s ratio": ratio } }],
+    });
+    const withPaired = [...tables, pairedOf("ours", "u-paired", 0.95), pairedOf("other", "u-paired-2", 0.7)];
+    const target = (subject: string) => ({
+      claim: "≥ 0.9× floor",
+      value: { table: "u", subject, metric: "ops/s" },
+      versus: { subjects: ["floor"], paired: true },
+      min: 0.9,
+    });
+    expect(evaluateTarget(target("ours"), withPaired)).toEqual({ claim: "≥ 0.9× floor", met: true, measured: "0.95× (vs floor, paired rounds)" });
+    expect(evaluateTarget(target("other"), withPaired)).toEqual({ claim: "≥ 0.9× floor", met: false, measured: "0.70× (vs floor, paired rounds)" });
+  });
+
   it("checks a ratio against another subject of the same table", () => {
     const outcome = evaluateTarget({ claim: "≥ 0.9× floor", value: ours("u", "ops/s"), versus: { subjects: ["floor"] }, min: 0.9 }, tables);
     expect(outcome).toEqual({ claim: "≥ 0.9× floor", met: true, measured: "0.90× (vs floor)" });

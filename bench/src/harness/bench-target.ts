@@ -26,8 +26,8 @@ export interface BenchTarget {
     /** Divide by them, or subtract them (what a subject adds over another, e.g. client CPU over a replay of its commands). @default "ratio" */
     readonly by?: "ratio" | "difference";
     /**
-     * Read each comparison from the value's table's round-by-round companion (`<table>-paired`, see `pairedRoundsTable`)
-     * instead of comparing the rows' medians.
+     * Read each comparison from the value's table's round-by-round companion for the value's subject (`<table>-paired…`,
+     * see `pairedRoundsTable`) instead of comparing the rows' medians.
      */
     readonly paired?: boolean;
   };
@@ -47,6 +47,7 @@ export interface TargetOutcome {
 /** Checks `target` against `tables`. */
 export function evaluateTarget(target: BenchTarget, tables: readonly BenchTable[]): TargetOutcome {
   const row = (ref: MetricRef): BenchRow | undefined => tables.find((t) => t.id === ref.table)?.rows.find((r) => r.subject === ref.subject);
+  const pairedTable = tables.find((t) => t.pairedSubject === target.value.subject && t.id.startsWith(`${target.value.table}-paired`));
   const read = (ref: MetricRef) => row(ref)?.metrics[ref.metric];
   const value = read(target.value);
   const within = (x: number) => (target.min === undefined || x >= target.min) && (target.max === undefined || x <= target.max);
@@ -63,7 +64,11 @@ export function evaluateTarget(target: BenchTarget, tables: readonly BenchTable[
     const base = failure === undefined ? baseRow?.metrics[ref.metric] : undefined;
     const name = `${table === target.value.table ? subject : `${subject}, ${table}`}${failure === undefined ? "" : `: ${failure}`}`;
     if (target.versus?.paired === true) {
-      const paired = read({ table: `${target.value.table}-paired`, subject, metric: pairedMetric(target.value.metric, difference ? "difference" : "ratio") });
+      const paired = read({
+        table: pairedTable?.id ?? `${target.value.table}-paired`,
+        subject,
+        metric: pairedMetric(target.value.metric, difference ? "difference" : "ratio"),
+      });
       return { subject: `${name}, paired rounds`, result: failure === undefined ? (paired ?? Number.NaN) : Number.NaN };
     }
     return { subject: name, result: value === undefined || base === undefined ? Number.NaN : difference ? value - base : value / base };

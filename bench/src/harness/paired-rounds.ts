@@ -23,6 +23,7 @@ export function pairedRoundsTable(
   scenario: { id: string; title: string },
   subject: string,
   turnsBySubject: ReadonlyMap<string, readonly TurnSample[]>,
+  id = `${scenario.id}-paired`,
 ): BenchTable {
   const own = turnsBySubject.get(subject) ?? [];
   // Each of its turns' percentiles once, not once per other subject: a distinct-keys turn holds ~100,000 latencies to sort.
@@ -41,7 +42,8 @@ export function pairedRoundsTable(
       },
     }));
   return {
-    id: `${scenario.id}-paired`,
+    id,
+    pairedSubject: subject,
     title: `${scenario.title}: ${subject} against each subject in the same rounds`,
     rows,
     notes: [

@@ -33,18 +33,24 @@ export interface UncontendedRun<S extends LockSubject> {
   readonly notes?: readonly string[];
   /** Divides `iterations` and `warmUp` for a quick run. @default DEFAULT_BENCH_SCALE */
   readonly scale?: BenchScale;
-  /** With `uncontendedTables`: the subject (by name) compared with every other round by round (see `pairedRoundsTable`). */
-  readonly pairedFor?: string;
+  /**
+   * With `uncontendedTables`: the subjects (by name) each compared with every other round by round (see
+   * `pairedRoundsTable`), the first in `<id>-uncontended-paired`, the next in `…-paired-2` and so on.
+   */
+  readonly pairedFor?: string | readonly string[];
   /** What one acquire takes, for the title. @default one key, or one permit for subjects with `permits` */
   readonly takes?: string;
 }
 
-/** The scenario's table, and with `pairedFor` the table of its round-by-round comparisons (id `<id>-uncontended-paired`). */
+/** The scenario's table, and with `pairedFor` a table of round-by-round comparisons for each subject it names. */
 export async function uncontendedTables<S extends LockSubject>(run: UncontendedRun<S>): Promise<BenchTable[]> {
   const { table, turns } = await measureUncontended(run);
-  if (run.pairedFor === undefined) return [table];
+  const paired = run.pairedFor === undefined ? [] : typeof run.pairedFor === "string" ? [run.pairedFor] : run.pairedFor;
   const turnsBySubject = new Map(run.subjects.map((subject, index) => [subject.name, turns[index] ?? []]));
-  return [table, pairedRoundsTable(table, run.pairedFor, turnsBySubject)];
+  return [
+    table,
+    ...paired.map((subject, index) => pairedRoundsTable(table, subject, turnsBySubject, `${table.id}-paired${index === 0 ? "" : `-${index + 1}`}`)),
+  ];
 }
 
 /** The cost of a lock when nobody competes: each subject is opened and warmed up on its first turn and closed after its last. */

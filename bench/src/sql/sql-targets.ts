@@ -20,13 +20,13 @@ export const SQL_TARGETS: readonly BenchTarget[] = [
   {
     claim: "session mode: uncontended ≥ 0.9× the pg_try_advisory_lock floor",
     value: { table: "postgres-uncontended", subject: DISTLOCK_SESSION.name, metric: "ops/s" },
-    versus: { subjects: [ADVISORY_FLOOR.name] },
+    versus: { subjects: [ADVISORY_FLOOR.name], paired: true },
     min: 0.9,
   },
   {
     claim: "MariaDB session mode: uncontended ≥ 0.9× the GET_LOCK floor",
     value: { table: "mariadb-uncontended", subject: DISTLOCK_MARIADB_SESSION.name, metric: "ops/s" },
-    versus: { subjects: [GET_LOCK_FLOOR.name] },
+    versus: { subjects: [GET_LOCK_FLOOR.name], paired: true },
     min: 0.9,
   },
   {
