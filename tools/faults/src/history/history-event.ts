@@ -82,6 +82,11 @@ export function lockerName(workerProcess: string, index: number): string {
   return index === 0 ? workerProcess : `${workerProcess}/${index}`;
 }
 
+/** The locker a hold belongs to: hold ids are `<locker>#<n>`. */
+export function lockerOf(hold: string): string {
+  return hold.slice(0, hold.indexOf("#"));
+}
+
 /** The worker process a locker runs in: what a kill, a pause or a network cut hits. */
 export function processOf(locker: string): string {
   const slash = locker.indexOf("/");

@@ -1,5 +1,5 @@
 import type { TcpProxy } from "@distlock/test-servers";
-import { type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
+import { type HistoryEvent, lockerOf, machineNow, processOf } from "../history/history-event.js";
 import type { BackendFixture } from "../matrix/backend-fixture.js";
 import type { Primitive } from "../matrix/primitive.js";
 import type { DeadHolderProbe } from "./dead-holder-probe.js";
@@ -78,6 +78,6 @@ export function permitsHeldByOthers(run: RowRun, except: string): number {
     if (event.type === "acquired" && processOf(event.worker) !== except) held.set(event.hold, event.count ?? 1);
     else if (event.type === "released" || event.type === "release-failed" || event.type === "lost") held.delete(event.hold);
   }
-  const alive = (hold: string) => run.workers.some((w) => w.alive && w.name === processOf(hold.slice(0, hold.indexOf("#"))));
+  const alive = (hold: string) => run.workers.some((w) => w.alive && w.name === processOf(lockerOf(hold)));
   return [...held].reduce((sum, [hold, count]) => sum + (alive(hold) ? count : 0), 0);
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createLockProvider, type LockProvider } from "@distlock/core";
 import type { FencedResource } from "../fence/fenced-resource.js";
 import { openFencedResource } from "../fence/open-fenced-resource.js";
-import { lockerName, machineNow, toMachineTime } from "../history/history-event.js";
+import { lockerName, lockerOf, machineNow, toMachineTime } from "../history/history-event.js";
 import { goOn, holdOn, running, whileHeldOn } from "./held-on.js";
 import { type Held, type LockerRounds, lockRounds, multiKeyRounds, permitRounds } from "./locker-rounds.js";
 import { codeOf, record, send } from "./parent-link.js";
@@ -118,7 +118,7 @@ process.on("message", (message: ParentMessage) => {
       goOn();
       return;
     case "hold-on":
-      record({ type: "held-on", worker: message.hold.slice(0, message.hold.indexOf("#")), at: machineNow(), hold: message.hold, parked: holdOn(message.hold) });
+      record({ type: "held-on", worker: lockerOf(message.hold), at: machineNow(), hold: message.hold, parked: holdOn(message.hold) });
       return;
     case "go-on":
       return goOn();
