@@ -38,6 +38,18 @@ describe("retryOnAddressInUse", () => {
 });
 
 describe("settleAll", () => {
+  it("rethrows the failure that happened first, not the first in the list: the others may be its consequences", async () => {
+    let failLater = (_error: Error) => {};
+    const killedForIt = new Promise<void>((_, reject) => {
+      failLater = reject;
+    });
+    const cause = new Error("conflicting environment variable");
+    const failedFirst = Promise.reject(cause);
+    failedFirst.catch(() => failLater(new Error("exited (SIGKILL)")));
+    const failure = settleAll([killedForIt, failedFirst]);
+    await expect(failure).rejects.toBe(cause);
+  });
+
   it("waits for every promise and prefers a port collision among the failures", async () => {
     let slowDone = false;
     const slow = new Promise<void>((resolve) =>

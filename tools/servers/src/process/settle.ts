@@ -4,11 +4,18 @@ import type { ServerProcess } from "./server-process.js";
 
 /**
  * Waits for every promise, then rethrows one failure: a port collision first (so the caller
- * retries on fresh ports), otherwise the first. Nothing is left running in the background.
+ * retries on fresh ports), otherwise the one that happened first, which may have caused the others
+ * (`startTogether` kills the other members when one fails). Nothing is left running in the background.
  */
 export async function settleAll(promises: readonly Promise<unknown>[]): Promise<void> {
-  const results = await Promise.allSettled(promises);
-  const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason as unknown] : []));
+  const failures: unknown[] = [];
+  await Promise.all(
+    promises.map((promise) =>
+      promise.catch((error: unknown) => {
+        failures.push(error);
+      }),
+    ),
+  );
   if (failures.length === 0) return;
   throw failures.find((error) => error instanceof ServerStartError && error.addressInUse) ?? failures[0];
 }
