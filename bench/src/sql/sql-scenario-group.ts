@@ -71,7 +71,7 @@ export const SQL_SCENARIOS: ScenarioGroup = {
           notes: ["- a free key goes to the first live waiter in the server-side line, so a releasing worker that loops back queues behind the others"],
         })),
       );
-      tables.push(await sqlParkedHandOffScenario(target, [DISTLOCK_POLLING, DISTLOCK_NOTIFY], DISTLOCK_POLLING.name, scale));
+      tables.push(...(await sqlParkedHandOffScenario(target, [DISTLOCK_POLLING, DISTLOCK_NOTIFY], DISTLOCK_POLLING.name, scale)));
     } finally {
       await server.close();
     }
