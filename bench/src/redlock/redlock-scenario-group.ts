@@ -3,7 +3,14 @@ import type { BenchTable, ScenarioGroup } from "../harness/index.js";
 import { contendedSweep, uncontendedTables } from "../harness/index.js";
 import { GROUP_COUNTERS_NOTE, GroupCounters } from "./group-counters.js";
 import { DISTLOCK_REDLOCK_REPLAY } from "./quorum-replay-subject.js";
-import { DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, PARALLEL_FLOOR, SEMAPHORE_REDLOCK_MUTEX, SESAMECARE_REDLOCK } from "./redlock-subjects.js";
+import {
+  DISTLOCK_REDLOCK,
+  DISTLOCK_REDLOCK_AT_MAJORITY,
+  DISTLOCK_REDLOCK_UNFENCED,
+  PARALLEL_FLOOR,
+  SEMAPHORE_REDLOCK_MUTEX,
+  SESAMECARE_REDLOCK,
+} from "./redlock-subjects.js";
 import { REDLOCK_TARGETS, REDLOCK_WORKER_COUNTS } from "./redlock-targets.js";
 
 const MASTERS = 5;
@@ -25,7 +32,7 @@ export const REDLOCK_SCENARIOS: ScenarioGroup = {
           system,
           id: "redlock",
           target,
-          subjects: [PARALLEL_FLOOR, DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_UNFENCED, DISTLOCK_REDLOCK_REPLAY, ...peers],
+          subjects: [PARALLEL_FLOOR, DISTLOCK_REDLOCK, DISTLOCK_REDLOCK_AT_MAJORITY, DISTLOCK_REDLOCK_UNFENCED, DISTLOCK_REDLOCK_REPLAY, ...peers],
           baseline: PARALLEL_FLOOR.name,
           keyPrefix: "bench:redlock:uncontended:",
           // 10 rounds of 400: the ratio of two rows' medians over 5 rounds moved from 0.87x to 1.10x between runs.

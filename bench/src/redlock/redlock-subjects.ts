@@ -6,19 +6,24 @@ import type { RedisLockSubject } from "../redis/lock-subjects.js";
 import { redisSemaphore, sesamecareRedlock } from "../redis/peer-subjects.js";
 import { redlockNodeClients } from "./redlock-node-urls.js";
 
-function distlock(id: string, name: string, fencing: boolean): RedisLockSubject {
+function distlock(id: string, name: string, options: { fencing: boolean; awaitEveryVote?: boolean }): RedisLockSubject {
+  const settings = options.awaitEveryVote === false ? ", awaitEveryVote false (a majority of fresh grants decides)" : "";
   return {
     id,
     name,
     role: "distlock",
     clientCommands: ["evalsha", "eval", "subscribe", "unsubscribe"],
-    settings: `defaults, fencing ${fencing} (pub/sub wake-ups on every node, watchdog on)`,
-    open: async (url) => providerSubject(new RedlockLockProvider({ url, fencing })),
+    settings: `defaults, fencing ${options.fencing}${settings} (pub/sub wake-ups on every node, watchdog on)`,
+    open: async (url) => providerSubject(new RedlockLockProvider({ url, ...options })),
   };
 }
 
-export const DISTLOCK_REDLOCK = distlock("distlock-redlock", "distlock redlock", true);
-export const DISTLOCK_REDLOCK_UNFENCED = distlock("distlock-redlock-unfenced", "distlock redlock (fencing: false)", false);
+export const DISTLOCK_REDLOCK = distlock("distlock-redlock", "distlock redlock", { fencing: true });
+export const DISTLOCK_REDLOCK_UNFENCED = distlock("distlock-redlock-unfenced", "distlock redlock (fencing: false)", { fencing: false });
+export const DISTLOCK_REDLOCK_AT_MAJORITY = distlock("distlock-redlock-majority", "distlock redlock (awaitEveryVote: false)", {
+  fencing: true,
+  awaitEveryVote: false,
+});
 
 /** The floor: SET NX PX on every node in parallel, compare-and-delete on every node; no retries, no validity check. */
 export const PARALLEL_FLOOR: RedisLockSubject = {

@@ -33,10 +33,12 @@ const BAD_OPTIONS: Array<[string, unknown, string]> = [
   ["a driftFactor of 1", { url: URL, driftFactor: 1 }, "options.driftFactor"],
   ["a negative driftFloorMs", { url: URL, driftFloorMs: -1 }, "options.driftFloorMs"],
   ["a non-boolean fencing", { url: URL, fencing: "yes" }, "options.fencing"],
+  ["a non-boolean awaitEveryVote", { url: URL, awaitEveryVote: 0 }, "options.awaitEveryVote"],
   ["a prefix with braces", { url: URL, prefix: "a{b}" }, "options.prefix"],
   ["an unknown URL parameter", { url: `${URL}?timeout=5` }, "url.timeout"],
   ["a non-numeric URL nodeTimeoutMs", { url: `${URL}?nodeTimeoutMs=fast` }, "url.nodeTimeoutMs"],
   ["a URL fencing that is not true/false", { url: `${URL}?fencing=1` }, "url.fencing"],
+  ["a URL awaitEveryVote that is not true/false", { url: `${URL}?awaitEveryVote=no` }, "url.awaitEveryVote"],
   ["tls in the URL", { url: `${URL}?tls=true` }, "url.tls"],
 ];
 

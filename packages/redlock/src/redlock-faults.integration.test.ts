@@ -3,6 +3,7 @@ import { abortLateness, TIMER_ORDER_SLACK_MS } from "@distlock/conformance";
 import { LockError, LockErrorCode, type QuorumNotReachedError } from "@distlock/core";
 import { startRedisGroup } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { RedlockLockProviderOptions } from "./options/redlock-lock-provider-options.js";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
 
 const TTL_MS = 1_000;
@@ -17,8 +18,8 @@ afterEach(async () => {
 });
 
 /** A provider whose connections to every node are up, so a short per-node bound measures the nodes, not connection setup. */
-async function provider(): Promise<RedlockLockProvider> {
-  const created = new RedlockLockProvider({ url: group.url, nodeTimeoutMs: 200, connectTimeoutMs: 500 });
+async function provider(options: Partial<RedlockLockProviderOptions> = {}): Promise<RedlockLockProvider> {
+  const created = new RedlockLockProvider({ url: group.url, nodeTimeoutMs: 200, connectTimeoutMs: 500, ...options });
   providers.push(created);
   await expect
     .poll(() =>
@@ -105,6 +106,27 @@ describe("redlock with a majority of masters down", () => {
     const error = await lock.renew().catch((e: unknown) => e);
     expect(LockError.is(error, LockErrorCode.QuorumNotReached), String(error)).toBe(true);
     expect(lock.validUntil).toBe(before);
+  });
+});
+
+describe("awaitEveryVote", () => {
+  it("by default an acquire waits for a stopped minority; with false a majority of fresh grants decides, and the minority takes the hold once it runs again", async () => {
+    const [patient, deciding] = [await provider({ nodeTimeoutMs: 30_000 }), await provider({ nodeTimeoutMs: 30_000, awaitEveryVote: false })];
+    const stopped = group.servers.slice(3);
+    await Promise.all(stopped.map((server) => server.pause()));
+    const [patientKey, key] = [`every-vote:${randomUUID()}`, `majority:${randomUUID()}`];
+    let patientSettled = false;
+    const patientLock = patient.acquire(patientKey, { ttlMs: 600_000 }).finally(() => {
+      patientSettled = true;
+    });
+    const lock = await deciding.acquire(key, { ttlMs: 600_000 });
+    expect(patientSettled).toBe(false);
+    await Promise.all(stopped.map((server) => server.resume()));
+    for (const server of stopped) await expect.poll(() => server.command("EXISTS", lockKeyOnServer(key))).toBe(1);
+    expect(await patient.tryAcquire(key)).toBeNull();
+    await (await patientLock).release();
+    await lock.release();
+    for (const server of group.servers) await expect.poll(() => server.command("EXISTS", lockKeyOnServer(key))).toBe(0);
   });
 });
 

@@ -28,6 +28,23 @@ export type RefusalVote =
 /** One node's answer to the acquire script. */
 export type AcquireVote = GrantVote | RefusalVote;
 
+/**
+ * When an attempt outside any line may be decided before every node answered: a majority of bare 1s (fresh grants of
+ * free keys nobody waited for) and nothing else in yet. The nodes still to answer run the attempt all the same, in order
+ * on their connections, so their copies join the hold before any release or renewal of it reaches them.
+ */
+export function freshMajority(quorum: number): (answers: ReadonlyArray<NodeReply<unknown> | undefined>) => boolean {
+  return (answers) => {
+    let fresh = 0;
+    for (const answer of answers) {
+      if (answer === undefined) continue;
+      if (!answer.ok || answer.value !== 1) return false;
+      fresh++;
+    }
+    return fresh >= quorum;
+  };
+}
+
 /** A node's reply to the acquire script as its vote; `proposal`: the token this attempt proposed, which a fresh grant of a free key (a bare 1) stored. */
 export function toAcquireVote(reply: NodeReply<unknown>, proposal: bigint | null): AcquireVote {
   const { node } = reply;

@@ -22,6 +22,15 @@ export interface RedlockLockProviderOptions extends DriverLockProviderOptions {
   retryJitterMs?: number;
   /** Issue fencing tokens (the nodes store the token the client proposes, no extra round trip); false gives `fencingToken: null`. @default true */
   fencing?: boolean;
+  /**
+   * Hand a lock out only once every node voted (or timed out), so that an uncontended owner holds every node it could
+   * get and a minority that drops its copy early (clock drift, a restart without persistence) still leaves it a
+   * majority. false decides as soon as a majority of nodes granted a free key with no other answer in, as other Redlock
+   * clients do: faster, and a slow or stopped minority no longer delays each acquire up to `nodeTimeoutMs`, but in the
+   * moment before the slower nodes run the attempt, the hold rests on a bare majority. See "Acquire" in the README.
+   * @default true
+   */
+  awaitEveryVote?: boolean;
   /** How long a release channel stays subscribed after its last waiter left. @default 2000 */
   unsubscribeDelayMs?: number;
   /** Most leases one renewal script call per node extends. @default 1000 */
@@ -49,6 +58,7 @@ export const DEFAULT_REDLOCK_LOCK_OPTIONS: Readonly<Required<Omit<RedlockLockPro
   driftFloorMs: 2,
   retryJitterMs: 50,
   fencing: true,
+  awaitEveryVote: true,
   unsubscribeDelayMs: 2_000,
   renewBatchSize: 1_000,
   waiterLeaseMs: 3_000,

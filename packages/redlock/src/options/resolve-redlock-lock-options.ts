@@ -19,6 +19,7 @@ const REDLOCK_LOCK_OPTIONS: BackendOptionsSpec<typeof DEFAULT_REDLOCK_LOCK_OPTIO
     driftFloorMs: backendSettings.duration(0),
     retryJitterMs: backendSettings.duration(1),
     fencing: backendSettings.boolean,
+    awaitEveryVote: backendSettings.boolean,
     unsubscribeDelayMs: backendSettings.duration(0),
     renewBatchSize: backendSettings.integer(1, 100_000),
     waiterLeaseMs: backendSettings.duration(30),
