@@ -29,11 +29,17 @@ export async function linePosition(session: ZooKeeperSession, lockPath: string, 
  * create's reply, and its version 0.
  */
 export function joinedPosition(joined: Joined, lockName = LOCK_NAME): LinePosition | undefined {
-  const { name, read, sentAt } = joined;
+  const line = joinedLine(joined, lockName);
+  if (line === undefined) return undefined;
+  const index = line.indexOf(joined.name);
+  if (index === 0) return { kind: "first", token: (joined.read as NonNullable<Joined["read"]>).czxid, version: 0, readAt: joined.sentAt };
+  return { kind: "behind", predecessor: line[index - 1] as string, first: line[0] as string };
+}
+
+/** The line in order, as read along with the create of our node; undefined when that read did not come back or did not show the node. */
+export function joinedLine(joined: Joined, lockName = LOCK_NAME): string[] | undefined {
+  const { name, read } = joined;
   if (read === undefined) return undefined;
   const line = sortLine(read.line, lockName);
-  const index = line.indexOf(name);
-  if (index < 0) return undefined;
-  if (index === 0) return { kind: "first", token: read.czxid, version: 0, readAt: sentAt };
-  return { kind: "behind", predecessor: line[index - 1] as string, first: line[0] as string };
+  return line.includes(name) ? line : undefined;
 }

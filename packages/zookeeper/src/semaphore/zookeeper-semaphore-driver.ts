@@ -4,7 +4,7 @@ import { childrenOf, deleteNode, writeNode } from "../connection/zk-calls.js";
 import type { ZooKeeperSession } from "../connection/zookeeper-session.js";
 import { encodeHoldRecord, ownerDigest } from "../recipe/hold-record.js";
 import { joinLine } from "../recipe/join-line.js";
-import { joinedPosition, linePosition } from "../recipe/line-position.js";
+import { joinedLine, joinedPosition, linePosition } from "../recipe/line-position.js";
 import { ATTEMPT_TAG, sortLine } from "../recipe/lock-paths.js";
 import { waitUntilFirst } from "../waiting/wait-until-first.js";
 import { inspectSemaphore } from "./inspect-semaphore.js";
@@ -56,9 +56,7 @@ export class ZooKeeperSemaphoreDriver implements SemaphoreDriver {
       const joined = await joinLine(session, paths.locks, Buffer.alloc(0));
       const { name } = joined;
       try {
-        // The line read along with the create when it came back and shows our node, else read again.
-        const known = joined.read?.line.includes(name) === true ? joined.read.line : undefined;
-        const line = sortLine(known ?? (await childrenOf(session, paths.locks)));
+        const line = joinedLine(joined) ?? sortLine(await childrenOf(session, paths.locks));
         const index = line.indexOf(name);
         if (index < 0) continue;
         if (index > 0) session.lines.contended(paths.locks);
