@@ -34,6 +34,7 @@ export const BACKEND_NAMES = [
   "redis-sentinel",
   "redis-sentinel-wait1",
   "redlock",
+  "redlock-majority",
   "etcd",
   "nats",
   "nats-cluster",
@@ -97,6 +98,8 @@ export const BACKEND_FAULTS: Readonly<Record<BackendName, readonly FaultName[]>>
   "redis-sentinel": ["master-failover"],
   "redis-sentinel-wait1": ["master-failover"],
   redlock: [...PROCESS_FAULTS, "minority-loss", "majority-loss", "network-cut"],
+  // Redlock deciding at a majority of fresh grants (awaitEveryVote: false): the same nodes, the same faults.
+  "redlock-majority": [...PROCESS_FAULTS, "minority-loss", "majority-loss", "network-cut"],
   etcd: [...PROCESS_FAULTS, "leader-loss", "network-cut"],
   nats: SERVER_FAULTS,
   "nats-cluster": [...PROCESS_FAULTS, "leader-loss"],
@@ -249,11 +252,12 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
       return startSentinelBackend(backend, 0);
     case "redis-sentinel-wait1":
       return startSentinelBackend(backend, 1);
-    case "redlock": {
+    case "redlock":
+    case "redlock-majority": {
       const group = await startRedisGroup(5);
       return fixture({
         backend,
-        url: `${group.url}?connectTimeoutMs=500`,
+        url: `${group.url}?connectTimeoutMs=500${backend === "redlock-majority" ? "&awaitEveryVote=false" : ""}`,
         ttlMs: 1_500,
         fence: "redis",
         nodes: group.servers,
