@@ -3,6 +3,7 @@ import type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal,
 import type { DriverAcquireResult } from "@distlock/core/internal";
 import { type ProcessCohort, ProcessCohorts, RedisKeyLayout } from "@distlock/redis/internal";
 import { TokenProposals } from "./fencing/token-proposals.js";
+import { freshMajority } from "./operations/acquire-votes.js";
 import { QuorumAcquire } from "./operations/quorum-acquire.js";
 import { QuorumInspection } from "./operations/quorum-inspection.js";
 import { QuorumKeySets } from "./operations/quorum-key-sets.js";
@@ -56,7 +57,8 @@ export class RedlockLockDriver implements LockDriver {
       listing: true,
       semaphore: true,
     });
-    const context = { nodes: config.nodes, layout: this.layout, budget: new LeaseBudget(settings), settings };
+    const decidedEarly = settings.awaitEveryVote ? undefined : freshMajority(config.nodes.quorum);
+    const context = { nodes: config.nodes, layout: this.layout, budget: new LeaseBudget(settings), settings, decidedEarly };
     // Passes need tokens: each local holder gets the next one of the block its cohort's grant reserved.
     this.#cohorts =
       settings.localPasses > 0 && settings.fencing

@@ -9,7 +9,7 @@ import type { NodeSet } from "../quorum/node-set.js";
 import { LEAVE_QUORUM_QUEUE_SCRIPT, QUORUM_ACQUIRE_SCRIPT, QUORUM_RELEASE_SCRIPT } from "../scripts/quorum-lock-scripts.js";
 import { QuorumReleaseWatch } from "../waiting/quorum-release-watch.js";
 import { type QueuePlace, waitInQuorumLine } from "../waiting/wait-in-quorum-line.js";
-import { type AcquireVote, freshMajority, type GrantVote, mayHaveGranted, toAcquireVote } from "./acquire-votes.js";
+import { type AcquireVote, type GrantVote, mayHaveGranted, toAcquireVote } from "./acquire-votes.js";
 import type { QuorumContext } from "./quorum-context.js";
 import { quorumGrant } from "./quorum-grant.js";
 import { stillHeld } from "./still-held.js";
@@ -33,12 +33,9 @@ export class QuorumAcquire {
   readonly #judge: RefusalJudge;
   /** This process's cohorts (undefined when holds pass nothing here): a fresh owner's grant through the line starts one. */
   readonly #cohorts: ProcessCohorts | undefined;
-  /** When the votes in decide an attempt before every node answered: never, unless `awaitEveryVote` is off. */
-  readonly #decided: ReturnType<typeof freshMajority> | undefined;
 
   constructor(context: QuorumContext, judge: RefusalJudge, cohorts: ProcessCohorts | undefined) {
     this.#context = context;
-    this.#decided = context.settings.awaitEveryVote ? undefined : freshMajority(context.nodes.quorum);
     this.#judge = judge;
     this.#cohorts = cohorts;
     this.#nodes = context.nodes;
@@ -64,7 +61,7 @@ export class QuorumAcquire {
     );
   }
 
-  /** The nodes' votes on the attempt, in node order: every node's, or those in once they decide it (`#decided`, outside the line). */
+  /** The nodes' votes on the attempt, in node order: every node's, or those in once they decide it (`decidedEarly`, outside the line). */
   async #requestVotes(request: DriverAcquireRequest, proposal: bigint | null, place: QueuePlace | undefined, reserving: boolean): Promise<AcquireVote[]> {
     const { key, ownerSecret, holder, ttlMs } = request;
     const keys = [this.#layout.tag(key)];
@@ -72,7 +69,7 @@ export class QuorumAcquire {
     if (reserving) args.push(((proposal as bigint) + BLOCK).toString());
     const replies = await this.#nodes.runScript(
       { operation: "acquire", script: QUORUM_ACQUIRE_SCRIPT, keys, args },
-      { bound: this.#budget.bound("acquire", ttlMs), enough: place === undefined ? this.#decided : undefined },
+      { bound: this.#budget.bound("acquire", ttlMs), enough: place === undefined ? this.#context.decidedEarly : undefined },
     );
     return replies.map((reply) => toAcquireVote(reply, proposal));
   }
@@ -102,7 +99,7 @@ export class QuorumAcquire {
     const quorumGranted = quorumGrant(this.#nodes, this.#judge.proposals, granted, proposal);
     // Handed out only once every node voted: an owner then holds every node it could get, so losing a minority's
     // copies early (clock drift) still leaves it a majority; unless `awaitEveryVote` is off and the votes in were a
-    // majority of fresh grants (`freshMajority`), when the slower nodes run the attempt after the hand-out.
+    // majority of fresh grants (`context.decidedEarly`), when the slower nodes run the attempt after the hand-out.
     if (quorumGranted === undefined || !(await stillHeld(this.#context, [request], votes))) {
       await this.#undo(request, votes, place);
       return { acquired: false, retryAfterMs: this.#judge.jitterMs() };

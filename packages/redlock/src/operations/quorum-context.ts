@@ -10,6 +10,11 @@ export interface QuorumContext {
   readonly layout: RedisKeyLayout;
   readonly budget: LeaseBudget;
   readonly settings: ResolvedRedlockLockOptions;
+  /**
+   * When the answers in decide an acquire outside any line before every node answered (`freshMajority`, with
+   * `awaitEveryVote: false`); undefined: only once every node did.
+   */
+  readonly decidedEarly: ((answers: ReadonlyArray<NodeReply<unknown> | undefined>) => boolean) | undefined;
 }
 
 /** Runs `script` on every node, bounded by `operation`'s budget. */

@@ -1,7 +1,7 @@
 import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlock/core/driver";
 import { monotonicNow } from "@distlock/core/internal";
 import { QUORUM_ACQUIRE_ALL_SCRIPT, QUORUM_RELEASE_ALL_SCRIPT } from "../scripts/quorum-key-set-scripts.js";
-import { freshMajority, type KeySetGrantVote, type KeySetVote, mayHaveGranted, toKeySetVote } from "./acquire-votes.js";
+import { type KeySetGrantVote, type KeySetVote, mayHaveGranted, toKeySetVote } from "./acquire-votes.js";
 import type { QuorumContext } from "./quorum-context.js";
 import { quorumGrant } from "./quorum-grant.js";
 import { type CountLeft, releaseDecided, releaseOutcome } from "./release-votes.js";
@@ -17,13 +17,10 @@ import { judgeRefusal, type OUTBID, proposeWhileOutbid, type RefusalJudge } from
 export class QuorumKeySets {
   readonly #context: QuorumContext;
   readonly #judge: RefusalJudge;
-  /** When the votes in decide an attempt before every node answered: never, unless `awaitEveryVote` is off. */
-  readonly #decided: ReturnType<typeof freshMajority> | undefined;
 
   constructor(context: QuorumContext, judge: RefusalJudge) {
     this.#context = context;
     this.#judge = judge;
-    this.#decided = context.settings.awaitEveryVote ? undefined : freshMajority(context.nodes.quorum);
   }
 
   /** Every request granted, or none and a refusal (see `LockDriver.tryAcquireAll`). */
@@ -53,7 +50,7 @@ export class QuorumKeySets {
    * One round: every node votes on the whole set with one proposed token. Granted when a majority granted it, each
    * key's grant holds as a single key's would (a re-entry only where a majority held it already), a contested grant
    * is still held, and the validity is still positive once every node answered (or timed out), or once the votes in
-   * decide it (`#decided`).
+   * decide it (`decidedEarly`).
    */
   async #attempt(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused | typeof OUTBID> {
     const { nodes, budget, settings } = this.#context;
@@ -85,7 +82,7 @@ export class QuorumKeySets {
     return requests.map((request, i) => ({ acquired: true, ...grants[i], ttlMs: request.ttlMs, grantedAt: startedAt }) as DriverGranted);
   }
 
-  /** The nodes' votes on the set, in node order: every node's, or those in once they decide it (`#decided`). */
+  /** The nodes' votes on the set, in node order: every node's, or those in once they decide it (`decidedEarly`). */
   async #requestVotes(requests: readonly DriverAcquireRequest[], proposal: bigint | null): Promise<KeySetVote[]> {
     const { nodes, layout, budget } = this.#context;
     const { ownerSecret, holder, ttlMs } = requests[0] as DriverAcquireRequest;
@@ -95,7 +92,7 @@ export class QuorumKeySets {
       { operation: "acquire", script: QUORUM_ACQUIRE_ALL_SCRIPT, keys, args },
       {
         bound: budget.bound("acquire", ttlMs),
-        enough: this.#decided,
+        enough: this.#context.decidedEarly,
       },
     );
     return replies.map((reply) => toKeySetVote(reply, proposal, requests.length));
