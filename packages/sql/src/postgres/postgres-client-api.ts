@@ -45,6 +45,14 @@ export interface PgPool extends PostgresPool {
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
+/** A pool this package made from a URL (a real `pg.Pool`): it also runs one statement on a client checked out for it alone. */
+export interface PgQueryPool extends PgPool {
+  query<R>(text: string, values: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(statement: PgNamedStatement): Promise<PostgresQueryResult<R>>;
+  /** Set once `end()` was called. */
+  readonly ending: boolean;
+}
+
 /** A connection kept for LISTEN: its own `pg.Client` or one checked out of a pool. */
 export interface PgListenConnection extends PgClientEvents {
   /** Runs a statement without parameters. */

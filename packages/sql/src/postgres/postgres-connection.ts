@@ -4,7 +4,9 @@ import { type ClientLibraryRequest, loadClientLibrary } from "../connection/load
 import type { ListenClient, SqlConnection } from "../connection/sql-connection.js";
 import { urlServer } from "../connection/url-server.js";
 import type { ResolvedSqlLockOptions } from "../options/sql-lock-provider-options.js";
-import type { PgConnectionConfig, PgModule, PgPool } from "./postgres-client-api.js";
+import { runStatementsDirectly } from "../table/direct-statements.js";
+import { poolQuery } from "./pool-query.js";
+import type { PgConnectionConfig, PgModule, PgPool, PgQueryPool } from "./postgres-client-api.js";
 import { PreparedPostgresPool } from "./prepared-postgres-pool.js";
 
 const DEFAULT_POSTGRES_PORT = 5432;
@@ -16,19 +18,30 @@ const guardedPools = new WeakSet<PgPool>();
 export function openPostgresUrl(url: LockUrl, options: ResolvedSqlLockOptions, request: ClientLibraryRequest): SqlConnection {
   const config = postgresUrlConfig(url, options);
   const pg = loadClientLibrary<PgModule>("pg", request);
-  const createPool = async () => {
-    const pool = new (await pg).Pool(config);
-    // An idle client dropped by a restarting server emits "error"; the next query reconnects.
-    pool.on("error", () => undefined);
-    guardCheckedOutClients(pool);
-    return options.preparedStatements ? new PreparedPostgresPool(pool, true) : pool;
+  let pool: Promise<PgPool> | undefined;
+  const createPool = () => {
+    pool ??= pg.then((module) => {
+      const created = new module.Pool(config);
+      // An idle client dropped by a restarting server emits "error"; the next query reconnects.
+      created.on("error", () => undefined);
+      guardCheckedOutClients(created);
+      return created;
+    });
+    return pool;
   };
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: createPool }) });
+  const prepared = options.preparedStatements;
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: async () => (prepared ? new PreparedPostgresPool(await createPool(), true) : createPool()) }) });
+  runStatementsDirectly(db, poolQuery(createPool, prepared));
   return {
     db,
     openListenClient: options.listen ? async () => openOwnListenClient(await pg, config) : undefined,
     ready: () => pg.then(() => undefined),
-    close: () => db.destroy(),
+    // kysely ends the pool only if a statement of its own opened it; a direct statement may have been the only one.
+    close: async () => {
+      await db.destroy();
+      const created = (await pool?.catch(() => undefined)) as PgQueryPool | undefined;
+      if (created !== undefined && !created.ending) await created.end();
+    },
   };
 }
 

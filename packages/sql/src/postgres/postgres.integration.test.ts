@@ -67,3 +67,23 @@ describe("postgres: semaphore notifications", () => {
     }
   });
 });
+
+describe("postgres: the pool of a URL provider", () => {
+  it("close ends the pool even when its only statements were acquires and releases, which skip kysely", async () => {
+    const table = `direct_${crypto.randomUUID().slice(0, 8)}`;
+    const migrator = new SqlLockProvider({ url: server.url, table, purgeIntervalMs: 0 });
+    await migrator.migrate();
+    await migrator.close();
+    const locks = new SqlLockProvider({ url: server.url, table, migrate: false, listen: false, purgeIntervalMs: 0 });
+    const lock = await locks.acquire("direct-key", { ttlMs: 30_000 });
+    expect(lock.fencingToken).toBeGreaterThan(0n);
+    await lock.release();
+    // The pool's one connection last ran the table's release function.
+    const connections = async () =>
+      (await pool.query("select count(*)::int as n from pg_stat_activity where query like $1 and query not like '%pg_stat_activity%'", [`%${table}_release%`]))
+        .rows[0].n;
+    expect(await connections()).toBe(1);
+    await locks.close();
+    await expect.poll(connections, { timeout: 5_000 }).toBe(0);
+  });
+});

@@ -26,7 +26,7 @@ export class PreparedPostgresPool implements PostgresPool {
         query: ((text: string | PostgresCursor<unknown>, values?: readonly unknown[]) => {
           if (typeof text !== "string") return client.query(text);
           if (values === undefined || values.length === 0) return client.query(text, values);
-          return client.query({ name: statementName(text), text, values: [...values] });
+          return client.query({ name: preparedStatementName(text), text, values: [...values] });
         }) as PostgresPoolClient["query"],
         release: () => client.release(),
       };
@@ -40,6 +40,7 @@ export class PreparedPostgresPool implements PostgresPool {
   }
 }
 
-function statementName(text: string): string {
+/** The name a statement's text is prepared under, the same on every connection. */
+export function preparedStatementName(text: string): string {
   return `distlock_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
 }

@@ -1,5 +1,6 @@
 import { CompiledQuery, type QueryResult, type RawBuilder } from "kysely";
 import type { AnyKysely } from "./any-kysely.js";
+import { directQueryOf } from "./direct-statements.js";
 
 /**
  * A statement whose text kysely compiles once, on first use, and that is then sent with each call's parameters:
@@ -16,8 +17,15 @@ export class CompiledStatement<Row, Values extends readonly unknown[]> {
     this.#build = build;
   }
 
-  async execute(db: AnyKysely, ...values: Values): Promise<QueryResult<Row>> {
-    this.#text ??= this.#compile(db, values.length);
+  /** Runs the statement on `db`, straight on its pool where the package made `db` (`runStatementsDirectly`). */
+  execute(db: AnyKysely, ...values: Values): Promise<QueryResult<Row>> {
+    try {
+      this.#text ??= this.#compile(db, values.length);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const direct = directQueryOf(db);
+    if (direct !== undefined) return direct(this.#text, values) as Promise<QueryResult<Row>>;
     return db.executeQuery(CompiledQuery.raw(this.#text, values as unknown as unknown[]));
   }
 

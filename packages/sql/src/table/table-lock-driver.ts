@@ -48,6 +48,8 @@ export class TableLockDriver implements LockDriver {
   /** Lock and permit waits in progress. */
   readonly #waits: InFlight;
   #migrated: Promise<void> | undefined;
+  /** The client library is loaded and, when `migrate` is on, the table migrated: statements need not wait for either. */
+  #prepared = false;
   #closed: Promise<void> | undefined;
   /** Settles once the waits in progress at `close()` have ended. */
   #waitsLeft: Promise<void> | undefined;
@@ -166,16 +168,30 @@ export class TableLockDriver implements LockDriver {
     return this.#waitsLeft;
   }
 
-  async #run<T>(operation: string, statement: () => Promise<T>, forceMigration = false): Promise<T> {
+  /** `statement`, once the client library is loaded and the table migrated (when asked); its failure as a lock error. */
+  #run<T>(operation: string, statement: () => Promise<T>, forceMigration = false): Promise<T> {
+    const fail = (error: unknown): never => {
+      throw this.#failure(operation, error);
+    };
+    // Once both are done, a statement goes out without waiting a turn for either.
+    if (!this.#prepared || forceMigration) return this.#prepare(forceMigration).then(statement).catch(fail);
     try {
-      await this.#clientLoaded;
-      if (this.#options.migrate || forceMigration) await this.#ensureMigrated();
-      return await statement();
+      return statement().catch(fail);
     } catch (error) {
-      if (LockError.is(error)) throw error;
-      if (this.#closed !== undefined) throw new ProviderClosedError(this.backend);
-      throw new BackendUnavailableError(this.backend, `${operation} failed on ${this.#target()}: ${describe(error)}`, { cause: error });
+      return Promise.reject(this.#failure(operation, error));
     }
+  }
+
+  async #prepare(forceMigration: boolean): Promise<void> {
+    await this.#clientLoaded;
+    if (this.#options.migrate || forceMigration) await this.#ensureMigrated();
+    this.#prepared = true;
+  }
+
+  #failure(operation: string, error: unknown): unknown {
+    if (LockError.is(error)) return error;
+    if (this.#closed !== undefined) return new ProviderClosedError(this.backend);
+    return new BackendUnavailableError(this.backend, `${operation} failed on ${this.#target()}: ${describe(error)}`, { cause: error });
   }
 
   #ensureMigrated(): Promise<void> {
