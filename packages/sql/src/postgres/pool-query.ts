@@ -2,25 +2,47 @@ import type { PostgresQueryResult, QueryResult } from "kysely";
 import type { DirectQuery } from "../table/direct-statements.js";
 import type { PgPool, PgQueryPool } from "./postgres-client-api.js";
 import { preparedStatementName } from "./prepared-postgres-pool.js";
+import { StatementLane } from "./statement-lane.js";
+
+/** Compiled statements run on the provider's own pool, and what to do at close. */
+export interface PoolQuery {
+  readonly query: DirectQuery;
+  /** Gives back the client the statements kept checked out; call before ending the pool. */
+  close(): void;
+  /** `pool` as kysely's dialect should use it: each of its checkouts first takes the lane back if it would wait otherwise. */
+  sharing(pool: PgPool): PgPool;
+}
 
 /**
- * A compiled statement run by `pool.query` (checkout, statement, release in one call), named when `prepared`, its
- * result as kysely's PostgreSQL driver gives it. The pool is the one kysely's dialect uses.
+ * Compiled statements run on `pool` (the one kysely's dialect uses) through a `StatementLane`, named when `prepared`,
+ * each result as kysely's PostgreSQL driver gives it.
  */
-export function poolQuery(pool: () => Promise<PgPool>, prepared: boolean): DirectQuery {
-  let ready: PgPool | undefined;
-  // Text and values apart, not as one object, which pg would copy property by property first.
-  const query = (target: PgPool, text: string, values: readonly unknown[]) =>
-    (prepared
-      ? (target as PgQueryPool).query({ name: preparedStatementName(text), text, values: [...values] })
-      : (target as PgQueryPool).query(text, values)
-    ).then(kyselyResult);
-  return (text, values) => {
-    if (ready !== undefined) return query(ready, text, values);
-    return pool().then((created) => {
-      ready = created;
-      return query(created, text, values);
-    });
+export function poolQuery(pool: () => Promise<PgPool>, prepared: boolean): PoolQuery {
+  let lane: StatementLane | undefined;
+  let closed = false;
+  const run = (on: StatementLane, text: string, values: readonly unknown[]) =>
+    on.query<unknown>({ text, values, named: prepared ? { name: preparedStatementName(text), text, values: [...values] } : undefined }).then(kyselyResult);
+  return {
+    query: (text, values) => {
+      if (lane !== undefined) return run(lane, text, values);
+      return pool().then((created) => {
+        lane ??= new StatementLane(created as PgQueryPool);
+        if (closed) lane.close();
+        return run(lane, text, values);
+      });
+    },
+    close: () => {
+      closed = true;
+      lane?.close();
+    },
+    sharing: (shared) => ({
+      connect: () => {
+        lane?.yieldIfStarved();
+        return shared.connect();
+      },
+      end: () => shared.end(),
+      on: shared.on.bind(shared),
+    }),
   };
 }
 

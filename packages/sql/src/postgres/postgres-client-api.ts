@@ -51,6 +51,10 @@ export interface PgQueryPool extends PgPool {
   query<R>(statement: PgNamedStatement): Promise<PostgresQueryResult<R>>;
   /** Set once `end()` was called. */
   readonly ending: boolean;
+  /** Checkouts waiting for a client. */
+  readonly waitingCount: number;
+  /** Clients connected and not checked out. */
+  readonly idleCount: number;
 }
 
 /** A connection kept for LISTEN: its own `pg.Client` or one checked out of a pool. */

@@ -30,14 +30,20 @@ export function openPostgresUrl(url: LockUrl, options: ResolvedSqlLockOptions, r
     return pool;
   };
   const prepared = options.preparedStatements;
-  const db = new Kysely({ dialect: new PostgresDialect({ pool: async () => (prepared ? new PreparedPostgresPool(await createPool(), true) : createPool()) }) });
-  runStatementsDirectly(db, poolQuery(createPool, prepared));
+  const statements = poolQuery(createPool, prepared);
+  const kyselyPool = async () => {
+    const shared = statements.sharing(await createPool());
+    return prepared ? new PreparedPostgresPool(shared, true) : shared;
+  };
+  const db = new Kysely({ dialect: new PostgresDialect({ pool: kyselyPool }) });
+  runStatementsDirectly(db, statements.query);
   return {
     db,
     openListenClient: options.listen ? async () => openOwnListenClient(await pg, config) : undefined,
     ready: () => pg.then(() => undefined),
     // kysely ends the pool only if a statement of its own opened it; a direct statement may have been the only one.
     close: async () => {
+      statements.close();
       await db.destroy();
       const created = (await pool?.catch(() => undefined)) as PgQueryPool | undefined;
       if (created !== undefined && !created.ending) await created.end();

@@ -69,6 +69,54 @@ describe("postgres: semaphore notifications", () => {
 });
 
 describe("postgres: the pool of a URL provider", () => {
+  /** Backends whose last statement called one of `table`'s functions. */
+  const backendsOf = async (table: string) =>
+    (await pool.query("select count(*)::int as n from pg_stat_activity where query like $1 and query not like '%pg_stat_activity%'", [`%${table}_%`])).rows[0]
+      .n;
+
+  it("with a pool of one, a set's transaction and an inspect get the client that acquires and releases keep checked out", async () => {
+    const locks = new SqlLockProvider({ url: server.url, poolSize: 1, listen: false, purgeIntervalMs: 0 });
+    try {
+      const key = `lane-${crypto.randomUUID()}`;
+      await (await locks.acquire(key, { ttlMs: 30_000 })).release();
+      await (await locks.acquire(key, { ttlMs: 30_000 })).release();
+      const set = await locks.acquireAll([`${key}:a`, `${key}:b`], { ttlMs: 30_000, waitMs: 2_000 });
+      expect((await locks.inspect(`${key}:a`))?.holdCount).toBe(1);
+      await set.release();
+      const lock = await locks.acquire(key, { ttlMs: 30_000 });
+      expect((await locks.inspect(key))?.fencingToken).toBe(lock.fencingToken);
+      await lock.release();
+    } finally {
+      await locks.close();
+    }
+  });
+
+  it("a kept connection the server ends is given up: acquires go on, at most one of them failed", async () => {
+    const table = `lane_${crypto.randomUUID().slice(0, 8)}`;
+    const locks = new SqlLockProvider({ url: server.url, table, listen: false, purgeIntervalMs: 0 });
+    try {
+      await (await locks.acquire("lane-key", { ttlMs: 30_000 })).release();
+      expect(await backendsOf(table)).toBe(1);
+      await pool.query("select pg_terminate_backend(pid) from pg_stat_activity where query like $1 and query not like '%pg_stat_activity%'", [`%${table}_%`]);
+      await expect.poll(() => backendsOf(table), { timeout: 5_000 }).toBe(0);
+      let failures = 0;
+      const acquires = async () => {
+        try {
+          await (await locks.acquire("lane-key", { ttlMs: 30_000 })).release();
+          return true;
+        } catch (error) {
+          expect(error).toMatchObject({ code: "BACKEND_UNAVAILABLE" });
+          failures += 1;
+          return false;
+        }
+      };
+      await expect.poll(acquires, { timeout: 5_000 }).toBe(true);
+      expect(failures).toBeLessThanOrEqual(1);
+    } finally {
+      await locks.close();
+    }
+  });
+
   it("close ends the pool even when its only statements were acquires and releases, which skip kysely", async () => {
     const table = `direct_${crypto.randomUUID().slice(0, 8)}`;
     const migrator = new SqlLockProvider({ url: server.url, table, purgeIntervalMs: 0 });
@@ -79,11 +127,8 @@ describe("postgres: the pool of a URL provider", () => {
     expect(lock.fencingToken).toBeGreaterThan(0n);
     await lock.release();
     // The pool's one connection last ran the table's release function.
-    const connections = async () =>
-      (await pool.query("select count(*)::int as n from pg_stat_activity where query like $1 and query not like '%pg_stat_activity%'", [`%${table}_release%`]))
-        .rows[0].n;
-    expect(await connections()).toBe(1);
+    expect(await backendsOf(table)).toBe(1);
     await locks.close();
-    await expect.poll(connections, { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => backendsOf(table), { timeout: 5_000 }).toBe(0);
   });
 });
