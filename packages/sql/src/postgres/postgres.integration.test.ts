@@ -91,6 +91,25 @@ describe("postgres: the pool of a URL provider", () => {
     }
   });
 
+  it("with prepared statements, the kept client and kysely's checkouts both run them", async () => {
+    const locks = new SqlLockProvider({ url: server.url, preparedStatements: true, poolSize: 2, listen: false, purgeIntervalMs: 0 });
+    try {
+      const key = `prepared-${crypto.randomUUID()}`;
+      const first = await locks.acquire(key, { ttlMs: 30_000 });
+      await first.release();
+      const second = await locks.acquire(key, { ttlMs: 30_000 });
+      expect(second.fencingToken).toBeGreaterThan(first.fencingToken);
+      await expect(locks.tryAcquire(key, { ttlMs: 30_000 })).resolves.toBeNull();
+      await second.release();
+      const set = await locks.acquireAll([key, `${key}:b`], { ttlMs: 30_000, waitMs: 2_000 });
+      expect((await locks.inspect(key))?.fencingToken).toBe(set.locks[0]?.fencingToken);
+      await set.release();
+      expect(await locks.inspect(key)).toBeNull();
+    } finally {
+      await locks.close();
+    }
+  });
+
   it("a kept connection the server ends is given up: acquires go on, at most one of them failed", async () => {
     const table = `lane_${crypto.randomUUID().slice(0, 8)}`;
     const locks = new SqlLockProvider({ url: server.url, table, listen: false, purgeIntervalMs: 0 });
