@@ -116,7 +116,7 @@ export class RedisLockDriver implements LockDriver {
 
   /** Queues on the server and takes the lock when a release hands it over (FIFO across processes). */
   acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
-    const inCohort = this.#cohorts?.wait(request, wait.signal);
+    const inCohort = this.#cohorts?.wait(request, wait);
     if (inCohort === undefined) return this.#waitInServerLine(request, wait.signal);
     return inCohort.then((granted) => granted ?? this.#waitInServerLine(request, wait.signal));
   }

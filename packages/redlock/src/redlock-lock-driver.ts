@@ -90,7 +90,7 @@ export class RedlockLockDriver implements LockDriver {
 
   /** Waits for a pass in this process's cohort of the key when it may get one, else (or when the cohort ends) in the nodes' queues. */
   acquire(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted> {
-    const inCohort = this.#cohorts?.wait(request, wait.signal);
+    const inCohort = this.#cohorts?.wait(request, wait);
     if (inCohort === undefined) return this.#acquire.acquire(request, wait);
     return inCohort.then((granted) => granted ?? this.#acquire.acquire(request, wait));
   }

@@ -57,8 +57,40 @@ export interface DriverRenewal {
   readonly ttlMs: number;
 }
 
-/** How a driver's own waiting (`LockDriver.acquire`) must end. */
+/**
+ * How a driver's own waiting (`LockDriver.acquire`) must end. Core's waits also carry `aborted`, `reason` and `onAbort`,
+ * which tell the same without making the signal, which core makes only on its first read (an `AbortSignal` and its
+ * listeners cost a hot wait more than the wait itself); `onWaitAbort` uses them where they are.
+ */
 export interface DriverWait {
   /** Aborts with the reason the wait must reject with (the caller's reason, or a `LockTimeoutError`). */
   readonly signal: AbortSignal;
+  /** Whether the wait has ended (as `signal.aborted`). */
+  readonly aborted?: boolean;
+  /** Why it ended (as `signal.reason`). */
+  readonly reason?: unknown;
+  /** Calls `listener` once when the wait ends, unless it already has; returns the unsubscribe. */
+  onAbort?(listener: (reason: unknown) => void): () => void;
+}
+
+/**
+ * Calls `listener` once when `wait` ends (at once, before returning, if it already has), without making core's signal;
+ * returns the unsubscribe.
+ */
+export function onWaitAbort(wait: DriverWait, listener: (reason: unknown) => void): () => void {
+  if (wait.onAbort === undefined || wait.aborted === undefined) {
+    const { signal } = wait;
+    if (signal.aborted) {
+      listener(signal.reason);
+      return () => undefined;
+    }
+    const onAbort = () => listener(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    return () => signal.removeEventListener("abort", onAbort);
+  }
+  if (wait.aborted) {
+    listener(wait.reason);
+    return () => undefined;
+  }
+  return wait.onAbort(listener);
 }

@@ -17,7 +17,7 @@ export { InvalidConfigError } from "../errors/invalid-config-error.js";
 export { PermitsMismatchError } from "../errors/permits-mismatch-error.js";
 export { DriverLockProvider, type DriverLockProviderOptions } from "../provider/driver-lock-provider.js";
 export type { LockCapabilities, LockState, SemaphoreState } from "../types.js";
-export type { DriverAcquireRequest, DriverGranted, DriverRefused, DriverRenewal, DriverWait } from "./driver-attempt.js";
+export { type DriverAcquireRequest, type DriverGranted, type DriverRefused, type DriverRenewal, type DriverWait, onWaitAbort } from "./driver-attempt.js";
 export { LatchedReleaseWatch } from "./latched-release-watch.js";
 export type { LockDriver, ReleaseWatch } from "./lock-driver.js";
 export type { DriverPermitRequest, SemaphoreDriver } from "./semaphore-driver.js";

@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted } from "../driver/driver-attempt.js";
+import type { DriverAcquireRequest, DriverAcquireResult, DriverGranted, DriverWait } from "../driver/driver-attempt.js";
 import type { LockDriver } from "../driver/lock-driver.js";
 import { stampGrant } from "../driver/stamp-grant.js";
 import { LockTimeoutError } from "../errors/lock-timeout-error.js";
@@ -79,7 +79,7 @@ export class Acquisition {
       leaveLine = waiter.leaveLine;
       for (;;) {
         // The wait honours the signal itself and cleans up (queue entries, late grants) before it rejects.
-        const granted = await callDriver(this.#driver.backend, "acquire", () => waiter.next(waiting.scope.signal));
+        const granted = await callDriver(this.#driver.backend, "acquire", () => waiter.next(waiting.scope));
         const confirmed = waiting.scope.aborted ? undefined : await freshOrConfirmed(this.#driver, request, granted);
         if (waiting.scope.aborted) {
           // Aborted after the driver's last look at the signal: its grant (confirmed or not) goes back before the rejection.
@@ -101,12 +101,13 @@ export class Acquisition {
    * release notifications. The place in the line is kept until the grant is a hold here (`leaveLine`), so the next in
    * line sees it held.
    */
-  #waiter(request: DriverAcquireRequest): { next: (signal: AbortSignal) => Promise<DriverGranted>; leaveLine?: () => void } {
+  #waiter(request: DriverAcquireRequest): { next: (wait: DriverWait) => Promise<DriverGranted>; leaveLine?: () => void } {
     const native = this.#driver.acquire?.bind(this.#driver);
-    if (native !== undefined) return { next: (signal) => native(request, { signal }) };
+    // The scope is the driver's wait: its signal is made only if the driver reads it.
+    if (native !== undefined) return { next: (wait) => native(request, wait) };
     const ticket = this.#queue.enter(request.key);
     return {
-      next: (signal) => pollUntilGranted(this.#driver, request, signal, ticket, (key) => this.#holds.heldHereMs(key)),
+      next: (wait) => pollUntilGranted(this.#driver, request, wait.signal, ticket, (key) => this.#holds.heldHereMs(key)),
       leaveLine: () => ticket.leave(),
     };
   }

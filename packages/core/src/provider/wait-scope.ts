@@ -1,3 +1,4 @@
+import type { DriverWait } from "../driver/driver-attempt.js";
 import { LockTimeoutError } from "../errors/lock-timeout-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 
@@ -6,7 +7,7 @@ import { monotonicNow } from "../time/monotonic.js";
  * Lighter than an AbortController per call: the first attempt only registers callbacks, and an
  * AbortSignal is made only when a wait needs one.
  */
-export class WaitScope {
+export class WaitScope implements DriverWait {
   #aborted = false;
   #reason: unknown;
   #controller: AbortController | undefined;

@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverGranted } from "@distlock/core/driver";
+import type { DriverAcquireRequest, DriverGranted, DriverWait } from "@distlock/core/driver";
 import { monotonicNow, newOwnerSecret } from "@distlock/core/internal";
 import { describe, expect, it } from "vitest";
 import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
@@ -21,7 +21,7 @@ describe("ProcessCohorts", () => {
     const first = request();
     here.granted(first, grant(100n), monotonicNow(), 0, true);
     const waiters = [request(), request(), request()];
-    const waits = waiters.map((r) => here.wait(r, new AbortController().signal));
+    const waits = waiters.map((r) => here.wait(r, { signal: new AbortController().signal }));
     expect(waits[2]).toBeUndefined();
     expect(here.release(KEY, first.ownerSecret)).toBe("passed");
     expect((await waits[0])?.fencingToken).toBe(101n);
@@ -36,7 +36,7 @@ describe("ProcessCohorts", () => {
     const { cohorts: here } = cohorts(4);
     const first = request();
     here.granted(first, grant(3n), monotonicNow(), 0, false);
-    expect(here.wait(request(), new AbortController().signal)).toBeUndefined();
+    expect(here.wait(request(), { signal: new AbortController().signal })).toBeUndefined();
     expect(here.release(KEY, first.ownerSecret)).toBeUndefined();
   });
 
@@ -46,12 +46,12 @@ describe("ProcessCohorts", () => {
     here.granted(holder, grant(1n), monotonicNow(), 0, true);
     for (let i = 0; i < TOKEN_BLOCK; i++) {
       const next = request();
-      const waiting = here.wait(next, new AbortController().signal);
+      const waiting = here.wait(next, { signal: new AbortController().signal });
       expect(here.release(KEY, holder.ownerSecret)).toBe("passed");
       expect((await waiting)?.fencingToken).toBe(BigInt(i + 2));
       holder = next;
     }
-    expect(here.wait(request(), new AbortController().signal)).toBeUndefined();
+    expect(here.wait(request(), { signal: new AbortController().signal })).toBeUndefined();
     expect((here.release(KEY, holder.ownerSecret) as ProcessCohort).lastToken).toBe(1n + BigInt(TOKEN_BLOCK));
   });
 
@@ -82,13 +82,13 @@ describe("ProcessCohorts", () => {
     const { cohorts: here } = cohorts(4);
     const first = request(30_000);
     here.granted(first, grant(5n), monotonicNow(), 0, true);
-    const signal = new AbortController().signal;
-    expect(here.wait(request(2_000), signal)).toBeUndefined();
-    expect(here.wait(request(30_000, false), signal)).toBeUndefined();
+    const wait = { signal: new AbortController().signal };
+    expect(here.wait(request(2_000), wait)).toBeUndefined();
+    expect(here.wait(request(30_000, false), wait)).toBeUndefined();
     const expired = cohorts(4);
     const old = request(100);
     expired.cohorts.granted(old, grant(5n, 100), monotonicNow() - 1_000, 0, true);
-    expect(expired.cohorts.wait(request(100), signal)).toBeUndefined();
+    expect(expired.cohorts.wait(request(100), wait)).toBeUndefined();
     expect(expired.cohorts.release(KEY, old.ownerSecret)).not.toBe("passed");
   });
 
@@ -97,10 +97,41 @@ describe("ProcessCohorts", () => {
     const first = request();
     here.granted(first, grant(9n), monotonicNow(), 0, true);
     const aborting = new AbortController();
-    const gone = here.wait(request(), aborting.signal);
-    const next = here.wait(request(), new AbortController().signal);
+    const gone = here.wait(request(), { signal: aborting.signal });
+    const next = here.wait(request(), { signal: new AbortController().signal });
     aborting.abort(new Error("gave up"));
     await expect(gone).rejects.toThrow("gave up");
+    expect(here.release(KEY, first.ownerSecret)).toBe("passed");
+    expect((await next)?.fencingToken).toBe(10n);
+  });
+
+  it("waits on core's wait without making its signal: an abort through the wait's own onAbort leaves the line", async () => {
+    const { cohorts: here } = cohorts(4);
+    const first = request();
+    here.granted(first, grant(9n), monotonicNow(), 0, true);
+    // A wait as core makes it (its signal made on first read), with the signal's read failing the test.
+    let reason: unknown;
+    const listeners = new Set<(reason: unknown) => void>();
+    const withoutSignal: DriverWait = {
+      get signal(): AbortSignal {
+        throw new Error("the signal was made");
+      },
+      get aborted() {
+        return reason !== undefined;
+      },
+      get reason() {
+        return reason;
+      },
+      onAbort: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    };
+    const gone = here.wait(request(), withoutSignal);
+    const next = here.wait(request(), { signal: new AbortController().signal });
+    reason = new Error("timed out");
+    for (const listener of listeners) listener(reason);
+    await expect(gone).rejects.toThrow("timed out");
     expect(here.release(KEY, first.ownerSecret)).toBe("passed");
     expect((await next)?.fencingToken).toBe(10n);
   });
@@ -110,11 +141,11 @@ describe("ProcessCohorts", () => {
     const first = request();
     here.granted(first, grant(9n), monotonicNow(), 0, true);
     const second = request();
-    const waiting = here.wait(second, new AbortController().signal);
+    const waiting = here.wait(second, { signal: new AbortController().signal });
     here.release(KEY, first.ownerSecret);
     await waiting;
     expect(here.serverSecret(KEY, second.ownerSecret)).toBe(first.ownerSecret);
-    const third = here.wait(request(), new AbortController().signal);
+    const third = here.wait(request(), { signal: new AbortController().signal });
     here.renewed(KEY, first.ownerSecret, monotonicNow(), 30_000, false);
     expect(await third).toBeUndefined();
     expect(here.serverSecret(KEY, second.ownerSecret)).toBe(second.ownerSecret);

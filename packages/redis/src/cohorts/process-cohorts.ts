@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverGranted, DriverRenewal } from "@distlock/core/driver";
+import { type DriverAcquireRequest, type DriverGranted, type DriverRenewal, type DriverWait, onWaitAbort } from "@distlock/core/driver";
 import { monotonicNow } from "@distlock/core/internal";
 import type { CohortLines, LocalWaiter } from "../waiting/cohort-lines.js";
 import { type CohortWaiter, ProcessCohort } from "./process-cohort.js";
@@ -56,26 +56,29 @@ export class ProcessCohorts {
    * Waits in the cohort's line for the hold (or takes it lingering); resolves undefined when the hold went back to the
    * server meanwhile. Undefined (no wait) when `request` cannot be passed the hold here.
    */
-  wait(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted | undefined> | undefined {
+  wait(request: DriverAcquireRequest, wait: DriverWait): Promise<DriverGranted | undefined> | undefined {
     const taken = this.take(request);
     if (taken !== undefined) return Promise.resolve(taken);
     const cohort = this.#cohorts.get(request.key);
     if (cohort === undefined || cohort.holder === undefined || !cohort.admits(request, cohort.line.length, this.#maxPasses)) return undefined;
-    if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        const index = cohort.line.indexOf(waiter);
-        if (index >= 0) cohort.line.splice(index, 1);
-        reject(signal.reason);
-      };
+      let settled = false;
       const waiter: CohortWaiter = {
         request,
         settle(granted) {
-          signal.removeEventListener("abort", onAbort);
+          settled = true;
+          unsubscribe();
           resolve(granted);
         },
       };
-      signal.addEventListener("abort", onAbort, { once: true });
+      const unsubscribe = onWaitAbort(wait, (reason) => {
+        if (settled) return;
+        settled = true;
+        const index = cohort.line.indexOf(waiter);
+        if (index >= 0) cohort.line.splice(index, 1);
+        reject(reason);
+      });
+      if (settled) return;
       cohort.line.push(waiter);
       if (cohort.expiry === undefined) this.#armExpiry(cohort);
     });

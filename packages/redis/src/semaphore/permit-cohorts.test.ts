@@ -8,7 +8,7 @@ import { PermitCohorts } from "./permit-cohorts.js";
 const NAME = "pool";
 const TTL = 30_000;
 const request = (ttlMs = TTL, count = 1): DriverPermitRequest => ({ key: NAME, ownerSecret: newOwnerSecret(), holder: "h", ttlMs, permits: 4, count });
-const waiting = () => new AbortController().signal;
+const waiting = () => ({ signal: new AbortController().signal });
 
 function cohorts(maxPasses = 4, waiterLeaseMs = 30_000) {
   const serverLines = new CohortLines(maxPasses);
@@ -87,11 +87,11 @@ describe("PermitCohorts", () => {
     const { here } = cohorts();
     const held = grant(here) as CohortGrant;
     const aborting = new AbortController();
-    const gone = here.wait(request(), aborting.signal);
+    const gone = here.wait(request(), { signal: aborting.signal });
     aborting.abort(new Error("gave up"));
     await expect(gone).rejects.toThrow("gave up");
     const passing = new AbortController();
-    const next = here.wait(request(), passing.signal);
+    const next = here.wait(request(), { signal: passing.signal });
     const target = here.nextTarget(held);
     passing.abort(new Error("too late"));
     expect(target?.receive({ acquired: true, fencingToken: 7n, holdCount: 1, ttlMs: TTL }, 0)).toBe(false);

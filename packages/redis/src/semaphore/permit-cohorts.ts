@@ -1,4 +1,4 @@
-import type { DriverGranted, DriverPermitRequest } from "@distlock/core/driver";
+import { type DriverGranted, type DriverPermitRequest, type DriverWait, onWaitAbort } from "@distlock/core/driver";
 import { monotonicNow } from "@distlock/core/internal";
 import type { CohortLines, LocalWaiter } from "../waiting/cohort-lines.js";
 import { queueRefreshMs } from "../waiting/wait-in-server-line.js";
@@ -57,24 +57,17 @@ export class PermitCohorts {
    * reply); in the server's line a pass can still reach it. Undefined (no wait) when no grant here could be passed to
    * `request`, or the last reply said the server would not make it wait.
    */
-  wait(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted | undefined> | undefined {
+  wait(request: DriverPermitRequest, wait: DriverWait): Promise<DriverGranted | undefined> | undefined {
     if (request.count !== 1) return undefined;
     const cohort = this.#cohorts.get(request.key);
     if (cohort === undefined || !cohort.admits(request.ttlMs, this.#maxPasses)) return undefined;
-    if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        const index = cohort.line.indexOf(waiter);
-        // Taken out for a pass already: the pass's answer ends the wait.
-        if (index < 0) return;
-        cohort.line.splice(index, 1);
-        reject(signal.reason);
-      };
+      let abortedBy: { reason: unknown } | undefined;
       const end = (granted: DriverGranted | undefined): boolean => {
-        signal.removeEventListener("abort", onAbort);
-        if (signal.aborted) reject(signal.reason);
+        unsubscribe();
+        if (abortedBy !== undefined) reject(abortedBy.reason);
         else resolve(granted);
-        return !signal.aborted;
+        return abortedBy === undefined;
       };
       const waiter: LocalPermitWaiter = {
         ownerSecret: request.ownerSecret,
@@ -84,7 +77,15 @@ export class PermitCohorts {
         receive: (granted) => end(granted),
         fallBack: () => void end(undefined),
       };
-      signal.addEventListener("abort", onAbort, { once: true });
+      const unsubscribe = onWaitAbort(wait, (reason) => {
+        abortedBy = { reason };
+        const index = cohort.line.indexOf(waiter);
+        // Taken out for a pass already: the pass's answer ends the wait.
+        if (index < 0) return;
+        cohort.line.splice(index, 1);
+        reject(reason);
+      });
+      if (abortedBy !== undefined) return reject(abortedBy.reason);
       cohort.line.push(waiter);
       if (cohort.patience === undefined) this.#armPatience(cohort);
     });

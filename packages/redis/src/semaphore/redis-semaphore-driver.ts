@@ -81,7 +81,7 @@ export class RedisSemaphoreDriver implements SemaphoreDriver {
 
   /** Waits for a pass in this process's cohort of the semaphore where one may come, else (or then) in the server's line. */
   acquire(request: DriverPermitRequest, wait: DriverWait): Promise<DriverGranted> {
-    const local = this.#cohorts?.wait(request, wait.signal);
+    const local = this.#cohorts?.wait(request, wait);
     if (local === undefined) return this.#waitInLine(request, wait.signal);
     return local.then((granted) => granted ?? this.#waitInLine(request, wait.signal));
   }

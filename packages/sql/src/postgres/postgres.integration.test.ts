@@ -98,7 +98,7 @@ describe("postgres: the pool of a URL provider", () => {
       const first = await locks.acquire(key, { ttlMs: 30_000 });
       await first.release();
       const second = await locks.acquire(key, { ttlMs: 30_000 });
-      expect(second.fencingToken).toBeGreaterThan(first.fencingToken);
+      expect(second.fencingToken).toBeGreaterThan(first.fencingToken as bigint);
       await expect(locks.tryAcquire(key, { ttlMs: 30_000 })).resolves.toBeNull();
       await second.release();
       const set = await locks.acquireAll([key, `${key}:b`], { ttlMs: 30_000, waitMs: 2_000 });
