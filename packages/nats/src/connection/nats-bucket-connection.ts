@@ -86,6 +86,8 @@ export class NatsBucketConnection {
       name: "distlock",
       timeout: connectTimeoutMs,
       maxReconnectAttempts: -1,
+      // Otherwise every request and its timeout make an Error up front, for a stack trace ours never shows: ~15 % of an acquire's CPU.
+      noAsyncTraces: true,
       reconnectTimeWait: 250,
       ...(credentials.kind === "user" ? { user: credentials.user, pass: credentials.pass } : {}),
       ...(credentials.kind === "token" ? { token: credentials.token } : {}),
