@@ -103,6 +103,29 @@ describe("redis semaphore", () => {
     await permit.release();
   });
 
+  it("frees the permits of grants whose holders key expired before any script dropped them, while the line kept the state alive", async () => {
+    const name = semaphoreName("holders-expired");
+    const [holders, state] = [`${tag(name)}:sem:holders`, `${tag(name)}:sem:state`];
+    const acquire = (...args: string[]) => server.command("EVAL", SEMAPHORE_ACQUIRE_SCRIPT.lua, "1", tag(name), ...args);
+    await acquire("ghost-secret", "100", "ghost", "1", "1");
+    // A waiter that joins (moving the lone grant into holders, which then expire at twice the lease left) and gives up.
+    expect(await acquire("waiter-secret", "30000", "waiter", "1", "1", "waiter-id", "3000", "test:channel")).toEqual([
+      0,
+      expect.any(String),
+      expect.any(Number),
+    ]);
+    await server.command("EVAL", SEMAPHORE_LEAVE_SCRIPT.lua, "1", tag(name), "waiter-secret", "waiter-id");
+    const deadline = monotonicNow() + 5_000;
+    while ((await server.command("EXISTS", holders)) === 1 && monotonicNow() < deadline) await elapse(10);
+    expect(await server.command("EXISTS", holders)).toBe(0);
+    expect(await server.command("HMGET", state, "free", "g:ghost-secret")).toEqual(["0", expect.any(String)]);
+    const permit = await provider().semaphore(name, { permits: 1 }).acquire({ ttlMs: 30_000, waitMs: 2_000 });
+    expect(await server.command("HGET", state, "g:ghost-secret")).toBeNull();
+    expect(await server.command("EVAL", SEMAPHORE_RELEASE_SCRIPT.lua, "1", tag(name), "ghost-secret", "test:channel")).toBe(0);
+    await permit.release();
+    expect(await server.command("EXISTS", holders, state)).toBe(0);
+  });
+
   it("a release after its own lease ran out answers not held, and the lapsed permits count as free again", async () => {
     const name = semaphoreName("late-release");
     const state = `${tag(name)}:sem:state`;

@@ -55,7 +55,8 @@ local now = math.floor(clock / 1000)`;
 
 /**
  * From `known` (`SEMAPHORE_READ`): `total`, `free` and the caller's grant `granted`; for a semaphore in use, drops
- * lapsed holders, giving their permits back to `free` (`pruned`); `soonest` is the earliest live lease's expiry (ms).
+ * lapsed holders, giving their permits back to `free` (`pruned`), all of them if the holders key itself expired;
+ * `soonest` is the earliest live lease's expiry (ms).
  */
 const SEMAPHORE_PRUNE = `local total, free, granted = tonumber(known[1]), tonumber(known[2]), known[3]
 local pruned, soonest = false, nil
@@ -75,6 +76,15 @@ if total then
     redis.call("ZREM", holders, unpack(lapsed))
     redis.call("HDEL", state, unpack(fields))
     first = redis.call("ZRANGE", holders, 0, 0, "WITHSCORES")
+  end
+  if not first[2] and free < total then
+    -- The holders key expired before a script dropped its lapsed grants (the line keeps the state alive): none is live.
+    pruned, granted, free = true, nil, total
+    local fields = {}
+    for _, field in ipairs(redis.call("HKEYS", state)) do
+      if string.sub(field, 1, 2) == "g:" then table.insert(fields, field) end
+    end
+    if #fields > 0 then redis.call("HDEL", state, unpack(fields)) end
   end
   soonest = tonumber(first[2])
 end
@@ -167,8 +177,10 @@ ${HOLD_FUNCTIONS}
   redis.call("DEL", holders)
   redis.call("ZADD", holders, now + left, owner)
   redis.call("HSET", state, "total", permits, "free", permits - held, "g:" .. owner, held .. " " .. token .. " " .. holder)
-  redis.call("PEXPIRE", holders, left * 2)
-  redis.call("PEXPIRE", state, left * 2)
+  -- PTTL counts from the real clock, a script's key lookups from its start: a lease ending now reads 0, and PEXPIRE 0
+  -- would delete the keys just written (the grant, lapsed, is dropped below).
+  redis.call("PEXPIRE", holders, math.max(1, left) * 2)
+  redis.call("PEXPIRE", state, math.max(1, left) * 2)
   known = {permits, permits - held, false}
 end`;
 
