@@ -4,6 +4,7 @@ import type { DriverAcquireResult } from "@distlock/core/internal";
 import { compareKeys, roundTtl } from "@distlock/core/internal";
 import type { Etcd3, IKeyValue } from "etcd3";
 import { BackgroundTasks } from "./connection/background-tasks.js";
+import { callOptionsFor } from "./connection/call-options.js";
 import { createEtcdClient } from "./connection/create-etcd-client.js";
 import { toBackendError } from "./connection/to-backend-error.js";
 import { MAX_CAS_ATTEMPTS } from "./holds/hold-record.js";
@@ -57,7 +58,8 @@ export class EtcdLockDriver implements LockDriver {
     const client = settings.client ?? createEtcdClient(settings);
     this.#client = client;
     this.#ownsClient = settings.client === undefined;
-    const keyspace = new LockKeyspace(client, settings.prefix, settings.requestTimeoutMs);
+    const callOptions = callOptionsFor(this.#ownsClient, settings.requestTimeoutMs);
+    const keyspace = new LockKeyspace(client, settings.prefix, callOptions);
     const session = new SessionLease(client, roundTtl(settings.sessionTtlMs, this.capabilities), settings);
     const background = this.#background;
     const holds = new HoldRecords({ client, settings, keyspace, session, background });
@@ -76,6 +78,7 @@ export class EtcdLockDriver implements LockDriver {
       session,
       memberLeases,
       background,
+      callOptions,
       run: (operation, call) => this.#run(operation, call),
       failure: (operation, error) => this.#failure(operation, error),
     });

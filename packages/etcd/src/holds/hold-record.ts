@@ -22,6 +22,10 @@ export interface HoldRecord {
   expiresAt: number;
   /** The sweep's delete of the key is under way. */
   sweeping: boolean;
+  /** Taken for a fresh owner, whose secret was drawn for that acquire alone: no other acquire can re-enter it or write its key. */
+  readonly fresh: boolean;
+  /** An unconditional delete of the key is under way (`HoldRecords.deleteFresh`). */
+  deleting: boolean;
 }
 
 /** How often a compare-and-swap is retried when the key changes underneath (a co-owner re-entering elsewhere). */

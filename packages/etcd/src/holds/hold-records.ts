@@ -58,6 +58,8 @@ export class HoldRecords {
       onSession: memberLease.session,
       expiresAt: Number.NEGATIVE_INFINITY,
       sweeping: false,
+      fresh: request.freshOwner === true,
+      deleting: false,
     };
     this.#holds.set(record.id, record);
     this.extendSweep(record, request.ttlMs);
@@ -87,6 +89,8 @@ export class HoldRecords {
       onSession: false,
       expiresAt: Number.POSITIVE_INFINITY,
       sweeping: false,
+      fresh: false,
+      deleting: false,
     };
     this.#holds.set(record.id, record);
     return record;
@@ -111,9 +115,32 @@ export class HoldRecords {
   forget(record: HoldRecord): false {
     if (this.#holds.get(record.id) === record) this.#holds.delete(record.id);
     record.onSession = false;
+    // The rest waits for the answer to the delete under way (see `deleteFresh`).
+    if (record.deleting) return false;
     if (record.sessionClaim) this.#context.session.unclaim(record.key, record.ownerSecret);
     if (record.ownsLease) this.#context.background.track(record.lease.revoke());
     return false;
+  }
+
+  /**
+   * Deletes the member key of a fresh owner's hold without a condition, as nobody else writes it (`HoldRecord.fresh`),
+   * and forgets the hold. Its session claim (the key's name) is given back only once etcd answered, so no later hold of
+   * this driver reuses the name while the delete may still land. True if the key was there to delete. On a failure the
+   * hold stays known, as after a failed conditional release.
+   */
+  async deleteFresh(record: HoldRecord): Promise<boolean> {
+    record.deleting = true;
+    let deleted: boolean;
+    try {
+      deleted = await this.#context.keyspace.deleteMember(record.member);
+    } catch (error) {
+      record.deleting = false;
+      if (this.#holds.get(record.id) !== record) this.forget(record);
+      throw error;
+    }
+    record.deleting = false;
+    this.forget(record);
+    return deleted;
   }
 
   /** Moves `record` to a lease of its own (after etcd moved the key there); its previous own lease is revoked. */
@@ -159,7 +186,7 @@ export class HoldRecords {
     const now = monotonicNow();
     let next = Number.POSITIVE_INFINITY;
     for (const record of this.#holds.values()) {
-      if (!record.onSession || record.sweeping) continue;
+      if (!record.onSession || record.sweeping || record.deleting) continue;
       if (record.expiresAt <= now) void this.#sweep(record);
       else next = Math.min(next, record.expiresAt);
     }

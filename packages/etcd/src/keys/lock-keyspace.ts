@@ -1,5 +1,5 @@
 import { CompareResult, CompareTarget, type Etcd3, type ICompare, type IKeyValue, type IPutRequest, type ITxnResponse, SortOrder, SortTarget } from "etcd3";
-import { perAttemptDeadline } from "../connection/per-attempt-deadline.js";
+import type { CallOptions } from "../connection/call-options.js";
 import { LockKeyRequestCache } from "./lock-key-requests.js";
 import { prefixRangeEnd, reservedPrefix } from "./lock-keys.js";
 
@@ -38,14 +38,13 @@ export interface QueuePosition {
 export class LockKeyspace {
   readonly #client: Etcd3;
   readonly #prefix: string;
-  /** One options object for every call: its deadline getter is read afresh by each attempt. */
-  readonly #callOptions: { readonly deadline: number };
+  readonly #callOptions: CallOptions;
   readonly #keys: LockKeyRequestCache;
 
-  constructor(client: Etcd3, prefix: string, requestTimeoutMs: number) {
+  constructor(client: Etcd3, prefix: string, callOptions: CallOptions) {
     this.#client = client;
     this.#prefix = prefix;
-    this.#callOptions = perAttemptDeadline(requestTimeoutMs);
+    this.#callOptions = callOptions;
     this.#keys = new LockKeyRequestCache(prefix);
   }
 
@@ -159,6 +158,12 @@ export class LockKeyspace {
     });
     if (response.succeeded) return { done: true, revision: response.header.revision };
     return { done: false, current: response.responses[0]?.response_range.kvs[0] };
+  }
+
+  /** Deletes the key, whatever it holds; true if there was one. */
+  async deleteMember(member: Buffer): Promise<boolean> {
+    const response = await this.#client.kv.deleteRange({ key: member }, this.#callOptions);
+    return response.deleted !== "0";
   }
 
   /** Deletes the key if it is still the incarnation created at `createRevision`; true if deleted. */

@@ -4,6 +4,7 @@ import type { DriverAcquireResult } from "@distlock/core/internal";
 import { Latch } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import type { BackgroundTasks } from "../connection/background-tasks.js";
+import type { CallOptions } from "../connection/call-options.js";
 import type { HoldRecord } from "../holds/hold-record.js";
 import { HoldRecords } from "../holds/hold-records.js";
 import { HoldRenewer } from "../holds/hold-renewer.js";
@@ -27,6 +28,7 @@ export interface EtcdSemaphoreContext {
   readonly session: SessionLease;
   readonly memberLeases: MemberLeases;
   readonly background: BackgroundTasks;
+  readonly callOptions: CallOptions;
   /** Runs one call, failing as the lock driver's calls do. */
   run<T>(operation: string, call: () => Promise<T>): Promise<T>;
   /** The error a failed call rejects with. */
@@ -52,9 +54,9 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
   readonly #waits = new Set<Promise<DriverGranted>>();
 
   constructor(context: EtcdSemaphoreContext) {
-    const { client, settings, keyspace, session, memberLeases, background } = context;
+    const { client, settings, keyspace, session, memberLeases, background, callOptions } = context;
     this.#context = context;
-    this.#line = new SemaphoreKeyspace(client, settings.requestTimeoutMs);
+    this.#line = new SemaphoreKeyspace(client, callOptions);
     this.#holds = new HoldRecords({ client, settings, keyspace, session, background });
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds: this.#holds, background });
     this.#waiter = new PermitWaiter({ client, settings, keyspace: this.#line, session, memberLeases, holds: this.#holds });

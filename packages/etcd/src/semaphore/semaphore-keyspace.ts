@@ -1,5 +1,5 @@
 import { CompareResult, CompareTarget, type Etcd3, type IRangeRequest, SortOrder, SortTarget } from "etcd3";
-import { perAttemptDeadline } from "../connection/per-attempt-deadline.js";
+import type { CallOptions } from "../connection/call-options.js";
 import { prefixRangeEnd } from "../keys/lock-keys.js";
 import { type PermitLine, parseLine } from "./permit-line.js";
 
@@ -13,12 +13,11 @@ export interface JoinOutcome {
 /** A semaphore's line as etcd transactions: member keys under the line prefix, ordered by create revision. */
 export class SemaphoreKeyspace {
   readonly #client: Etcd3;
-  /** One options object for every call: its deadline getter is read afresh by each attempt. */
-  readonly #callOptions: { readonly deadline: number };
+  readonly #callOptions: CallOptions;
 
-  constructor(client: Etcd3, requestTimeoutMs: number) {
+  constructor(client: Etcd3, callOptions: CallOptions) {
     this.#client = client;
-    this.#callOptions = perAttemptDeadline(requestTimeoutMs);
+    this.#callOptions = callOptions;
   }
 
   /** Every member key of the line, oldest first, at one revision. */
