@@ -1,7 +1,7 @@
 import type { PostgresQueryResult, QueryResult } from "kysely";
 import type { DirectQuery } from "../table/direct-statements.js";
 import type { PgPool, PgQueryPool } from "./postgres-client-api.js";
-import { preparedStatementName } from "./prepared-postgres-pool.js";
+import { namedStatement } from "./prepared-postgres-pool.js";
 import { StatementLane } from "./statement-lane.js";
 
 /** Compiled statements run on the provider's own pool, and what to do at close. */
@@ -21,7 +21,7 @@ export function poolQuery(pool: () => Promise<PgPool>, prepared: boolean): PoolQ
   let lane: StatementLane | undefined;
   let closed = false;
   const run = (on: StatementLane, text: string, values: readonly unknown[]) =>
-    on.query<unknown>({ text, values, named: prepared ? { name: preparedStatementName(text), text, values: [...values] } : undefined }).then(kyselyResult);
+    on.query<unknown>({ text, values, named: prepared ? namedStatement(text, values) : undefined }).then(kyselyResult);
   return {
     query: (text, values) => {
       if (lane !== undefined) return run(lane, text, values);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PostgresCursor, PostgresPool, PostgresPoolClient } from "kysely";
-import type { PgPool, PgPoolClient } from "./postgres-client-api.js";
+import type { PgNamedStatement, PgPool, PgPoolClient } from "./postgres-client-api.js";
 
 /**
  * A pg pool as kysely sees it, whose clients run every parameterised statement as a named prepared
@@ -26,7 +26,7 @@ export class PreparedPostgresPool implements PostgresPool {
         query: ((text: string | PostgresCursor<unknown>, values?: readonly unknown[]) => {
           if (typeof text !== "string") return client.query(text);
           if (values === undefined || values.length === 0) return client.query(text, values);
-          return client.query({ name: preparedStatementName(text), text, values: [...values] });
+          return client.query(namedStatement(text, values));
         }) as PostgresPoolClient["query"],
         release: () => client.release(),
       };
@@ -40,7 +40,22 @@ export class PreparedPostgresPool implements PostgresPool {
   }
 }
 
-/** The name a statement's text is prepared under, the same on every connection. */
+/** How many statement texts keep their prepared name; past that the cache starts over (a bound, not an eviction policy). */
+const NAMED_TEXTS = 256;
+const names = new Map<string, string>();
+
+/** The name a statement's text is prepared under, the same on every connection; hashed once per text. */
 export function preparedStatementName(text: string): string {
-  return `distlock_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= NAMED_TEXTS) names.clear();
+    name = `distlock_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/** `text` and its `values` as the named prepared statement pg runs (`preparedStatementName`). */
+export function namedStatement(text: string, values: readonly unknown[]): PgNamedStatement {
+  return { name: preparedStatementName(text), text, values: [...values] };
 }
