@@ -4,7 +4,7 @@ import type { DriverAcquireResult } from "@distlock/core/internal";
 import { compareKeys, roundTtl } from "@distlock/core/internal";
 import type { Etcd3, IKeyValue } from "etcd3";
 import { BackgroundTasks } from "./connection/background-tasks.js";
-import { callOptionsFor } from "./connection/call-options.js";
+import { driverSettings, type EtcdDriverSettings } from "./connection/call-options.js";
 import { createEtcdClient } from "./connection/create-etcd-client.js";
 import { toBackendError } from "./connection/to-backend-error.js";
 import { MAX_CAS_ATTEMPTS } from "./holds/hold-record.js";
@@ -30,7 +30,7 @@ import { LineWaiter } from "./waiting/line-waiter.js";
 export class EtcdLockDriver implements LockDriver {
   readonly backend = "etcd";
   readonly capabilities: LockCapabilities;
-  readonly #settings: ResolvedEtcdLockOptions;
+  readonly #settings: EtcdDriverSettings;
   readonly #client: Etcd3;
   readonly #ownsClient: boolean;
   readonly #keyspace: LockKeyspace;
@@ -44,7 +44,8 @@ export class EtcdLockDriver implements LockDriver {
   readonly semaphores: EtcdSemaphoreDriver;
   #closed: Promise<void> | undefined;
 
-  constructor(settings: ResolvedEtcdLockOptions) {
+  constructor(options: ResolvedEtcdLockOptions) {
+    const settings = driverSettings(options);
     this.#settings = settings;
     this.capabilities = Object.freeze({
       fencing: true,
@@ -58,8 +59,7 @@ export class EtcdLockDriver implements LockDriver {
     const client = settings.client ?? createEtcdClient(settings);
     this.#client = client;
     this.#ownsClient = settings.client === undefined;
-    const callOptions = callOptionsFor(this.#ownsClient, settings.requestTimeoutMs);
-    const keyspace = new LockKeyspace(client, settings.prefix, callOptions);
+    const keyspace = new LockKeyspace(client, settings.prefix, settings.callOptions);
     const session = new SessionLease(client, roundTtl(settings.sessionTtlMs, this.capabilities), settings);
     const background = this.#background;
     const holds = new HoldRecords({ client, settings, keyspace, session, background });
@@ -78,7 +78,6 @@ export class EtcdLockDriver implements LockDriver {
       session,
       memberLeases,
       background,
-      callOptions,
       run: (operation, call) => this.#run(operation, call),
       failure: (operation, error) => this.#failure(operation, error),
     });

@@ -1,12 +1,14 @@
 import { monotonicNow } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
-import { perAttemptDeadline } from "../connection/per-attempt-deadline.js";
+import type { CallOptions } from "../connection/call-options.js";
 import { keepAliveOnce } from "./keep-alive-once.js";
 
 /** Settings a lease keeper needs from the provider. */
 export interface LeaseKeeperSettings {
   /** Bound on every call to etcd. */
   readonly requestTimeoutMs: number;
+  /** Passed with each unary call (see `driverSettings`). */
+  readonly callOptions: CallOptions;
 }
 
 /** Shortest pause before a failed background keepalive is retried. */
@@ -39,7 +41,7 @@ export class LeaseKeeper {
   /** Grants a lease of at least `ttlMs`, rounded up to whole seconds. */
   static async grant(client: Etcd3, ttlMs: number, settings: LeaseKeeperSettings): Promise<LeaseKeeper> {
     const startedAt = monotonicNow();
-    const response = await client.leaseClient.leaseGrant({ TTL: Math.ceil(ttlMs / 1000) }, perAttemptDeadline(settings.requestTimeoutMs));
+    const response = await client.leaseClient.leaseGrant({ TTL: Math.ceil(ttlMs / 1000) }, settings.callOptions);
     return new LeaseKeeper(client, response.ID, Number(response.TTL) * 1000, startedAt, settings);
   }
 
@@ -101,7 +103,7 @@ export class LeaseKeeper {
     if (this.#lost) return;
     this.#lost = true;
     try {
-      await this.#client.leaseClient.leaseRevoke({ ID: this.id }, perAttemptDeadline(this.#settings.requestTimeoutMs));
+      await this.#client.leaseClient.leaseRevoke({ ID: this.id }, this.#settings.callOptions);
     } catch (error) {
       if (!(error instanceof EtcdLeaseInvalidError)) throw error;
     }

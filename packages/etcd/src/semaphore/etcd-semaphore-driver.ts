@@ -4,7 +4,7 @@ import type { DriverAcquireResult } from "@distlock/core/internal";
 import { Latch } from "@distlock/core/internal";
 import { type Etcd3, EtcdLeaseInvalidError } from "etcd3";
 import type { BackgroundTasks } from "../connection/background-tasks.js";
-import type { CallOptions } from "../connection/call-options.js";
+import type { EtcdDriverSettings } from "../connection/call-options.js";
 import type { HoldRecord } from "../holds/hold-record.js";
 import { HoldRecords } from "../holds/hold-records.js";
 import { HoldRenewer } from "../holds/hold-renewer.js";
@@ -12,7 +12,6 @@ import type { LockKeyspace } from "../keys/lock-keyspace.js";
 import type { MemberLease } from "../leases/member-lease.js";
 import type { MemberLeases } from "../leases/member-leases.js";
 import type { SessionLease } from "../leases/session-lease.js";
-import type { ResolvedEtcdLockOptions } from "../options/etcd-lock-provider-options.js";
 import { joinLine, permitEntry } from "./join-line.js";
 import { permitGrantedFrom } from "./permit-granted.js";
 import { fitsNow, holdersOf, storedPermits, UNREAD_LINE } from "./permit-line.js";
@@ -23,12 +22,11 @@ import { SemaphoreKeyspace } from "./semaphore-keyspace.js";
 /** What the semaphores share with the lock driver: its client, leases and member-key operations, and how its calls fail. */
 export interface EtcdSemaphoreContext {
   readonly client: Etcd3;
-  readonly settings: ResolvedEtcdLockOptions;
+  readonly settings: EtcdDriverSettings;
   readonly keyspace: LockKeyspace;
   readonly session: SessionLease;
   readonly memberLeases: MemberLeases;
   readonly background: BackgroundTasks;
-  readonly callOptions: CallOptions;
   /** Runs one call, failing as the lock driver's calls do. */
   run<T>(operation: string, call: () => Promise<T>): Promise<T>;
   /** The error a failed call rejects with. */
@@ -54,9 +52,9 @@ export class EtcdSemaphoreDriver implements SemaphoreDriver {
   readonly #waits = new Set<Promise<DriverGranted>>();
 
   constructor(context: EtcdSemaphoreContext) {
-    const { client, settings, keyspace, session, memberLeases, background, callOptions } = context;
+    const { client, settings, keyspace, session, memberLeases, background } = context;
     this.#context = context;
-    this.#line = new SemaphoreKeyspace(client, callOptions);
+    this.#line = new SemaphoreKeyspace(client, settings.callOptions);
     this.#holds = new HoldRecords({ client, settings, keyspace, session, background });
     this.#renewer = new HoldRenewer({ client, settings, keyspace, holds: this.#holds, background });
     this.#waiter = new PermitWaiter({ client, settings, keyspace: this.#line, session, memberLeases, holds: this.#holds });
