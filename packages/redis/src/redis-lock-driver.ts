@@ -53,6 +53,8 @@ export class RedisLockDriver implements LockDriver {
   readonly #localLines: CohortLines | undefined;
   /** The keys held here that pass among this process's fresh owners without a server call; undefined with `#localLines`. */
   readonly #cohorts: ProcessCohorts | undefined;
+  /** How many times in a row core may pass a contended set here (`localPasses`; 0 with `waitForReplicas`). */
+  readonly setPasses: number;
   /** The hot path's outcomes, made once: an acquire or release allocates no closures of its own. */
   readonly #acquireOutcomes: CallOutcomes<unknown, DriverGranted | LineRefusal, AttemptCall>;
   /** A release's request is its key, or the offer it made to a waiter here. */
@@ -65,6 +67,7 @@ export class RedisLockDriver implements LockDriver {
     this.#calls = new RedisCalls(config);
     this.#replicas = settings.waitForReplicas > 0 ? new ReplicaAcknowledgement(this.#calls, settings, config.target) : undefined;
     this.#localLines = settings.localPasses > 0 && settings.waitForReplicas === 0 ? new CohortLines(settings.localPasses) : undefined;
+    this.setPasses = this.#localLines === undefined ? 0 : settings.localPasses;
     this.#cohorts =
       this.#localLines === undefined
         ? undefined
@@ -133,6 +136,14 @@ export class RedisLockDriver implements LockDriver {
       );
     await this.#replicas.await(first.key, this.#calls.connects, giveBack);
     return result;
+  }
+
+  /**
+   * A set moved to a new owner of this process (see "Set passes" in core's README), one script per Cluster slot; no
+   * replica wait, as for a hold passed in a cohort.
+   */
+  passAll(requests: readonly DriverAcquireRequest[], fromSecret: string): Promise<DriverGranted[] | DriverRefused> {
+    return this.#keySets.passAll(requests, fromSecret);
   }
 
   /**

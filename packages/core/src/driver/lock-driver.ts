@@ -24,6 +24,7 @@ export interface ReleaseWatch {
  *   sleeping at most `retryAfterMs`);
  * - listing: `list`, exactly when `capabilities.listing`;
  * - multi-key: `tryAcquireAll` with `releaseAll` (without them core takes and releases the keys of `acquireAll` one by one);
+ * - set passes: `passAll` with `setPasses`, on top of multi-key;
  * - semaphores: `semaphores`, exactly when `capabilities.semaphore`.
  */
 export interface LockDriver {
@@ -78,6 +79,16 @@ export interface LockDriver {
   tryAcquireAll?(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused>;
   /** Multi-key: `release` of each of `keys` for one owner, together; one outcome per key, in order. */
   releaseAll?(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>>;
+  /**
+   * Multi-key: moves one owner's holds of a set to another owner in one step, all or none. Each key must still be held by
+   * `fromSecret` at hold count 1; each then gets the next fencing token (above every earlier one of the key), a lease of
+   * the request's ttl from now, and the request's owner secret and holder: one grant per request, in order. Otherwise
+   * nothing changed and a refusal. Core passes a set that others wait for among this process's own acquirers with it, at
+   * most `setPasses` times in a row (see "Set passes" in core's README).
+   */
+  passAll?(requests: readonly DriverAcquireRequest[], fromSecret: string): Promise<DriverGranted[] | DriverRefused>;
+  /** How many times in a row core may pass a set with `passAll` before the set goes back to the server; 0 or absent: never. */
+  readonly setPasses?: number;
   /** The server's view of the key, or null when it is free; never the owner secret. */
   inspect(key: string): Promise<LockState | null>;
   /**

@@ -50,6 +50,19 @@ export class MemoryLockStore {
     return requests.map((request) => this.#take(request, this.#live(request.key)));
   }
 
+  /**
+   * Every request's key moved from `fromSecret` (its last level) to the request's owner, with the next token and a fresh
+   * lease; or none and a refusal (see `LockDriver.passAll`).
+   */
+  passAll(requests: readonly DriverAcquireRequest[], fromSecret: string): DriverGranted[] | DriverRefused {
+    this.#assertUp();
+    for (const { key } of requests) {
+      const entry = this.#live(key);
+      if (entry === undefined || entry.ownerSecret !== fromSecret || entry.holdCount !== 1) return { acquired: false, retryAfterMs: 1 };
+    }
+    return requests.map((request) => this.#take(request, undefined));
+  }
+
   /** Queues the request (FIFO) and resolves when granted; `signal` withdraws it. */
   acquire(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
     this.#assertUp();

@@ -5,6 +5,7 @@ import { LockTimeoutError } from "../errors/lock-timeout-error.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock, MultiLock } from "../types.js";
 import { MultiLockHandle } from "./multi-lock-handle.js";
+import { NO_CHAIN, type SetChain } from "./set-passes.js";
 
 /** How the keys of a multi-key call are taken: the provider's single-key path, and the driver's all-at-once attempt where it has one. */
 export interface MultiKeyPath {
@@ -20,8 +21,13 @@ export interface MultiKeyPath {
   readonly tryTogether?: (keys: readonly string[]) => Promise<Lock[] | null>;
   /** True when `key` is contended here: its waiters are queued and this process hears its releases (`LockDriver.isWatching`). */
   contended(key: string): boolean;
-  /** Releases the locks of the set, together where the driver can. */
-  releaseAll(locks: readonly Lock[]): Promise<PromiseSettledResult<void>[]>;
+  /**
+   * The set of `keys` lingering here after a contended release (see `SetPasses`), passed to this call: its locks and
+   * chain, or null when the server refused the pass; undefined (no call made) when no such set lingers.
+   */
+  readonly pass?: (keys: readonly string[]) => Promise<{ locks: Lock[]; chain: SetChain } | null> | undefined;
+  /** Releases the locks of the set, together where the driver can; `chain`: how the set was taken. */
+  releaseAll(locks: readonly Lock[], chain: SetChain): Promise<PromiseSettledResult<void>[]>;
 }
 
 /**
@@ -33,9 +39,13 @@ export interface MultiKeyPath {
  * taken so far.
  */
 export async function acquireInOrder(keys: readonly string[], settings: AcquireOptions, path: MultiKeyPath): Promise<MultiLock> {
+  const passing = passedSet(keys, path);
+  const passed = passing === undefined ? null : await passing;
+  if (passed !== null) return passed;
   const startedAt = monotonicNow();
   const deadline = settings.waitMs === undefined ? undefined : startedAt + settings.waitMs;
   let locks: Lock[] = [];
+  let waited = false;
   try {
     while (locks.length < keys.length) {
       const rest = locks.length === 0 ? keys : keys.slice(locks.length);
@@ -47,11 +57,12 @@ export async function acquireInOrder(keys: readonly string[], settings: AcquireO
         break;
       }
       const waitMs = deadline === undefined ? undefined : Math.max(0, deadline - monotonicNow());
+      waited = true;
       locks.push(await path.acquire(path.request(first), { ...settings, waitMs }, tried));
     }
-    return new MultiLockHandle(locks, path.releaseAll);
+    return setHandle(locks, path, waited ? WAITED : NO_CHAIN);
   } catch (error) {
-    await path.releaseAll(locks);
+    await path.releaseAll(locks, NO_CHAIN);
     if (!LockError.is(error, LockErrorCode.LockTimeout)) throw error;
     throw new LockTimeoutError((error as LockTimeoutError).key, monotonicNow() - startedAt);
   }
@@ -59,23 +70,38 @@ export async function acquireInOrder(keys: readonly string[], settings: AcquireO
 
 /** One attempt at `keys`, never waiting: all of them, or null with none left held. */
 export async function tryInOrder(keys: readonly string[], settings: AcquireOptions, path: MultiKeyPath): Promise<MultiLock | null> {
+  const passing = passedSet(keys, path);
+  const passed = passing === undefined ? null : await passing;
+  if (passed !== null) return passed;
   if (path.tryTogether !== undefined) {
     const together = await path.tryTogether(keys);
-    return together === null ? null : new MultiLockHandle(together, path.releaseAll);
+    return together === null ? null : setHandle(together, path, NO_CHAIN);
   }
   const locks: Lock[] = [];
   try {
     for (const key of keys) {
       const lock = await path.tryAcquire(path.request(key), settings);
       if (lock === null) {
-        await path.releaseAll(locks);
+        await path.releaseAll(locks, NO_CHAIN);
         return null;
       }
       locks.push(lock);
     }
-    return new MultiLockHandle(locks, path.releaseAll);
+    return setHandle(locks, path, NO_CHAIN);
   } catch (error) {
-    await path.releaseAll(locks);
+    await path.releaseAll(locks, NO_CHAIN);
     throw error;
   }
+}
+
+/** A call that waited: its set may linger when released. */
+const WAITED: SetChain = Object.freeze({ contended: true, passes: 0 });
+
+/** The set passed to this call where one lingers here (see `MultiKeyPath.pass`), or null; undefined when none lingers. */
+function passedSet(keys: readonly string[], path: MultiKeyPath): Promise<MultiLock | null> | undefined {
+  return path.pass?.(keys)?.then((passed) => (passed === null ? null : setHandle(passed.locks, path, passed.chain)));
+}
+
+function setHandle(locks: Lock[], path: MultiKeyPath, chain: SetChain): MultiLockHandle {
+  return new MultiLockHandle(locks, (held) => path.releaseAll(held, chain));
 }

@@ -1,4 +1,4 @@
-import type { DriverAcquireRequest, DriverGranted } from "../driver/driver-attempt.js";
+import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "../driver/driver-attempt.js";
 import type { LockDriver } from "../driver/lock-driver.js";
 import { ProviderClosedError } from "../errors/provider-closed-error.js";
 import { monotonicNow } from "../time/monotonic.js";
@@ -8,9 +8,10 @@ import { freshOrConfirmed } from "./fresh-grant.js";
 import type { HoldRegistry } from "./hold-registry.js";
 
 /**
- * One all-or-nothing attempt at `requests` (one owner's, in the global key order) with the driver's `tryAcquireAll`:
- * their locks, or null when refused. Each grant passes `freshOrConfirmed` as a single one does; a set with one grant that
- * cannot be confirmed, or answered after the caller's signal aborted or the provider closed, is given back whole.
+ * One all-or-nothing attempt at `requests` (one owner's, in the global key order) with the driver's `tryAcquireAll` (or
+ * `attempt`, which answers as it would): their locks, or null when refused. Each grant passes `freshOrConfirmed` as a
+ * single one does; a set with one grant that cannot be confirmed, or answered after the caller's signal aborted or the
+ * provider closed, is given back whole.
  */
 export async function acquireTogether(
   driver: LockDriver,
@@ -18,9 +19,10 @@ export async function acquireTogether(
   requests: readonly DriverAcquireRequest[],
   settings: AcquireOptions,
   closed: () => boolean,
+  attempt: () => Promise<DriverGranted[] | DriverRefused> = () => (driver.tryAcquireAll as NonNullable<LockDriver["tryAcquireAll"]>).call(driver, requests),
 ): Promise<Lock[] | null> {
   const startedAt = monotonicNow();
-  const result = await callDriver(driver.backend, "acquire", () => (driver.tryAcquireAll as NonNullable<LockDriver["tryAcquireAll"]>).call(driver, requests));
+  const result = await callDriver(driver.backend, "acquire", attempt);
   if (!Array.isArray(result)) return closed() ? Promise.reject(new ProviderClosedError(driver.backend)) : null;
   const grants: ReadonlyArray<DriverGranted | undefined> = await confirmAll(driver, requests, result, startedAt);
   if (grants.includes(undefined) || closed() || settings.signal?.aborted === true) {

@@ -4,6 +4,7 @@ import type { LockDriver } from "../driver/lock-driver.js";
 import { ProviderClosedError } from "../errors/provider-closed-error.js";
 import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
 import { acquireInOrder, type MultiKeyPath, tryInOrder } from "../multi-key/multi-key-acquisition.js";
+import { SetPasses } from "../multi-key/set-passes.js";
 import { DEFAULT_TTL_MS } from "../options/defaults.js";
 import { validateAcquireOptions, validateKey } from "../options/validate-acquire.js";
 import { validateKeys } from "../options/validate-keys.js";
@@ -52,6 +53,8 @@ export class DriverLockProvider implements LockProvider {
   readonly #acquisition: Acquisition;
   readonly #semaphores: Semaphores;
   readonly #readWriteLocks: ReadWriteLocks;
+  /** Undefined when the driver cannot pass a set (no `passAll`, or `setPasses` 0). */
+  readonly #setPasses: SetPasses | undefined;
   #closed: Promise<void> | undefined;
 
   /** Wraps `driver`; opens nothing itself (the driver connects when it needs to). */
@@ -62,6 +65,9 @@ export class DriverLockProvider implements LockProvider {
     this.#holder = holderLabel(options.holderLabel);
     this.#holds = new HoldRegistry(driver, this.capabilities);
     this.#acquisition = new Acquisition(driver, this.#holds, () => this.#closed !== undefined);
+    const maxSetPasses = driver.setPasses ?? 0;
+    this.#setPasses =
+      driver.passAll !== undefined && driver.releaseAll !== undefined && maxSetPasses > 0 ? new SetPasses(driver, this.#holds, maxSetPasses) : undefined;
     // Permits run on this same machinery, over the driver's semaphores seen as a lock driver.
     this.#semaphores = new Semaphores(
       driver,
@@ -190,6 +196,8 @@ export class DriverLockProvider implements LockProvider {
     const request = (key: string) => this.#request(key, settings, drawnSecret);
     const closed = () => this.#closed !== undefined;
     const driver = this.#driver;
+    // Only a set held under the secret drawn here may be passed: no other acquire ever brings it.
+    const setPasses = settings.owner === undefined && currentOwnerSecret() === undefined ? this.#setPasses : undefined;
     return {
       request,
       acquire: (keyRequest, keySettings, refused) =>
@@ -207,7 +215,16 @@ export class DriverLockProvider implements LockProvider {
               ),
           }),
       contended: (key) => driver.acquire !== undefined && driver.isWatching?.(key) === true,
-      releaseAll: (locks) => this.#holds.releaseTogether(locks as LockHandle[]),
+      ...(setPasses === undefined
+        ? { releaseAll: (locks) => this.#holds.releaseTogether(locks as LockHandle[]) }
+        : {
+            pass: (keys: readonly string[]) => {
+              const first = request(keys[0] as string);
+              if (!setPasses.lingers(keys, first.ttlMs)) return undefined;
+              return this.#observedPass(keys, settings, () => setPasses.pass(sameOwnerRequests(first, keys), settings, closed));
+            },
+            releaseAll: (locks, chain) => setPasses.release(locks as LockHandle[], chain),
+          }),
     };
   }
 
@@ -219,6 +236,14 @@ export class DriverLockProvider implements LockProvider {
       observeAcquire(this.backend, key, "tryAcquire", settings, () => together.then((locks) => locks?.[i] ?? null)).catch(() => undefined);
     });
     return together;
+  }
+
+  /** `run`'s pass observed as `#observedTogether` observes an attempt at the set. */
+  #observedPass<T extends { locks: Lock[] }>(keys: readonly string[], settings: AcquireOptions, run: () => Promise<T | null>): Promise<T | null> {
+    if (!acquireObserved()) return run();
+    const passing = run();
+    this.#observedTogether(keys, settings, () => passing.then((passed) => passed?.locks ?? null)).catch(() => undefined);
+    return passing;
   }
 
   #observed<T extends Lock | null>(key: string, operation: "acquire" | "tryAcquire", settings: AcquireOptions, run: () => Promise<T>): Promise<T> {
@@ -235,6 +260,7 @@ export class DriverLockProvider implements LockProvider {
 
   async #shutdown(): Promise<void> {
     this.#acquisition.abortAll(new ProviderClosedError(this.backend));
+    await this.#setPasses?.close();
     await this.#semaphores.close();
     this.#readWriteLocks.close();
     await this.#holds.close();

@@ -56,9 +56,10 @@ export class HoldRegistry implements HoldOperations {
 
   /**
    * Releases `handles` (one owner's, each of its own key) as `release` does each, with one `releaseAll` call where the
-   * driver has it; settles when all have.
+   * driver has it (or `send`, given the holds going out together, which answers as `releaseAll` would); settles when all
+   * have.
    */
-  releaseTogether(handles: readonly LockHandle[]): Promise<PromiseSettledResult<void>[]> {
+  releaseTogether(handles: readonly LockHandle[], send?: (holds: readonly Hold[]) => Promise<ReleaseOutcome[]>): Promise<PromiseSettledResult<void>[]> {
     const releaseAll = this.#driver.releaseAll?.bind(this.#driver);
     if (releaseAll === undefined || handles.length < 2) return Promise.allSettled(handles.map((handle) => handle.release()));
     const batch: PendingRelease[] = [];
@@ -87,11 +88,14 @@ export class HoldRegistry implements HoldOperations {
       }
       return settled;
     };
+    const holds = batch.map(({ hold }) => hold);
     const done = settledCall(() =>
-      releaseAll(
-        batch.map(({ hold }) => hold.key),
-        first.hold.ownerSecret,
-      ),
+      send !== undefined
+        ? send(holds)
+        : releaseAll(
+            holds.map(({ key }) => key),
+            first.hold.ownerSecret,
+          ),
     ).then(
       (outcomes) => settle((p, index) => this.#released(p.hold, p.detached, p.handle, outcomes[index] ?? { held: false, holdCount: 0 })),
       (error: unknown) => settle((p) => this.#releaseFailed(p.hold, p.detached, p.handle, error)),
@@ -100,7 +104,7 @@ export class HoldRegistry implements HoldOperations {
   }
 
   /** What a release's answer does to `hold` and its `handle`. */
-  #released(hold: Hold, detached: boolean, handle: LockHandle, outcome: { held: boolean; holdCount: number }): void {
+  #released(hold: Hold, detached: boolean, handle: LockHandle, outcome: ReleaseOutcome): void {
     if (!outcome.held) {
       hold.lose("the server no longer shows this owner holding it");
       handle[RELEASE_FAILED]();
@@ -198,6 +202,12 @@ export class HoldRegistry implements HoldOperations {
   #prune(): void {
     for (const [key, hold] of this.#holdByKey) if (hold.listIndex < 0) this.#holdByKey.delete(key);
   }
+}
+
+/** What a driver's release answers for one key. */
+export interface ReleaseOutcome {
+  readonly held: boolean;
+  readonly holdCount: number;
 }
 
 /** How many ended holds `#holdByKey` may keep beyond twice the live ones before it drops them. */

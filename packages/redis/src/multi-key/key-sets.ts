@@ -3,7 +3,7 @@ import type { RedisCalls } from "../connection/redis-calls.js";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { slotBatches } from "../keys/slot-batches.js";
 import { FREED, NOT_HELD } from "../scripts/lock-replies.js";
-import { ACQUIRE_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "../scripts/multi-key-scripts.js";
+import { ACQUIRE_ALL_SCRIPT, PASS_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "../scripts/multi-key-scripts.js";
 import { ownerPrefix } from "../scripts/stored-hold.js";
 
 /** What the multi-key scripts need of the driver. */
@@ -64,6 +64,37 @@ export class KeySets {
     return grants;
   }
 
+  /**
+   * Every key moved from `fromSecret`'s last level to the requests' owner with the next token and a fresh lease, one
+   * script per Cluster slot in order; or none and a refusal (keys a refused later slot's owner had already moved are
+   * released). See `LockDriver.passAll`.
+   */
+  async passAll(requests: readonly DriverAcquireRequest[], fromSecret: string): Promise<DriverGranted[] | DriverRefused> {
+    const [first] = requests;
+    if (first === undefined) return [];
+    const { calls, layout } = this.#access;
+    const args = [ownerPrefix(fromSecret), ownerPrefix(first.ownerSecret), first.ttlMs, first.holder];
+    const grants: DriverGranted[] = [];
+    const moved: number[] = [];
+    const tags = requests.map(({ key }) => layout.tag(key));
+    for (const slot of this.#slots(tags)) {
+      const reply = (await calls.run("acquire", PASS_ALL_SCRIPT, slotTags(tags, slot), args).catch(async (error: unknown) => {
+        await this.#giveBack(requests, moved);
+        throw error;
+      })) as number | string;
+      if (typeof reply === "number") {
+        await this.#giveBack(requests, moved);
+        return { acquired: false, retryAfterMs: 0 };
+      }
+      const tokens = reply.split(" ");
+      slot.forEach((index, j) => {
+        grants[index] = { acquired: true, fencingToken: BigInt(tokens[j] as string), holdCount: 1, ttlMs: first.ttlMs };
+        moved.push(index);
+      });
+    }
+    return grants;
+  }
+
   /** One level of each key's hold dropped for `ownerSecret`; one outcome per key, in order. */
   async releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
     const { calls, layout } = this.#access;
@@ -87,7 +118,7 @@ export class KeySets {
     return this.#access.cluster ? slotBatches(tags, true, Math.max(1, tags.length)) : [tags.map((_, i) => i)];
   }
 
-  /** Releases the keys at `indexes` that an earlier slot's script took, before a later slot refused or failed. */
+  /** Releases the keys at `indexes` that an earlier slot's script took or moved, before a later slot refused or failed. */
   async #giveBack(requests: readonly DriverAcquireRequest[], indexes: readonly number[]): Promise<void> {
     const [first] = requests;
     if (indexes.length === 0 || first === undefined) return;

@@ -65,6 +65,60 @@ describe("multi-key sets on one redis-server", () => {
   });
 });
 
+describe("set passes on one redis-server", () => {
+  /** `caller`'s set of `keys` after waiting for `other`'s hold of the first key, with `other` then queued for the set. */
+  async function contended(caller: ReturnType<typeof provider>, other: ReturnType<typeof provider>, keys: string[]) {
+    const blocker = await other.acquire(keys[0] as string, TTL);
+    const waiting = caller.acquireAll(keys, TTL);
+    await expect.poll(async () => (await other.inspect(keys[0] as string))?.waiters).toBe(1);
+    await blocker.release();
+    const set = await waiting;
+    const queued = other.acquireAll(keys, TTL);
+    await expect.poll(async () => (await other.inspect(keys[0] as string))?.waiters).toBe(1);
+    return { set, queued };
+  }
+
+  it("passes a contended set to this provider's next acquire of it, ahead of the line: every key a new owner and a higher token", async () => {
+    const [caller, other] = [provider(), provider()];
+    const keys = keySet("pass", 4);
+    const { set: first, queued } = await contended(caller, other, keys);
+    await first.release();
+    // Released to the server, the set would have gone to the waiter queued for it first.
+    const second = await caller.acquireAll(keys, TTL);
+    expect((await caller.inspect(keys[0] as string))?.waiters).toBe(1);
+    for (const key of keys) {
+      expect(second.fencingTokens.get(key) as bigint).toBeGreaterThan(first.fencingTokens.get(key) as bigint);
+      expect((await caller.inspect(key))?.fencingToken).toBe(second.fencingTokens.get(key));
+    }
+    expect(await other.tryAcquireAll(keys, TTL)).toBeNull();
+    await second.release();
+    // Not taken again this turn: the set goes back to the server, whose line hands it to the queued caller.
+    const theirs = await queued;
+    for (const key of keys) expect(theirs.fencingTokens.get(key) as bigint).toBeGreaterThan(second.fencingTokens.get(key) as bigint);
+    await theirs.release();
+  });
+
+  it("takes the usual path when a key of the lingering set was lost, behind the line that was waiting for the set", async () => {
+    const [caller, other] = [provider(), provider()];
+    const keys = keySet("pass-lost", 3);
+    const { set: first, queued } = await contended(caller, other, keys);
+    await first.release();
+    await other.forceRelease(keys[2] as string);
+    const second = caller.acquireAll(keys, TTL);
+    let mineYet = false;
+    void second.then(() => {
+      mineYet = true;
+    });
+    // The refused pass gave the set back, so the waiter queued for it gets it before this acquire.
+    const theirs = await queued;
+    expect(mineYet).toBe(false);
+    await theirs.release();
+    const mine = await second;
+    for (const key of keys) expect(mine.fencingTokens.get(key) as bigint).toBeGreaterThan(theirs.fencingTokens.get(key) as bigint);
+    await mine.release();
+  });
+});
+
 describe("multi-key sets on a Redis Cluster", () => {
   /** Keys under `label`, each in a slot of its own, in byte order. */
   const spreadKeys = (label: string, count: number) => {

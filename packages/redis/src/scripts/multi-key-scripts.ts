@@ -130,3 +130,40 @@ return left
 `,
   "variable",
 );
+
+/**
+ * Moves one owner's last-level holds of a set to another owner (`LockDriver.passAll`): KEYS are the keys' hash tags (one
+ * Cluster slot), ARGV the passing owner's prefix (`ownerPrefix`), the new owner's prefix, ttl ms and holder label. Every
+ * key must be held by the passing owner at hold count 1, else nothing changes and the reply is -1. Each key then gets
+ * the next fencing token (max(counter + 1, clock), no block reserved; the counters read with one MGET and set with one
+ * MSET), the new owner and holder and a lease of ttl from now; its line mark stays "-" or "+" (a mark naming a waiter
+ * was that waiter's hand-off, which the passing owner took). Replies the tokens, space separated, in key order.
+ */
+export const PASS_ALL_SCRIPT = new RedisScript(
+  "distlock:pass-all",
+  `local from, to, ttl, holder = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local last_level = from .. "1 "
+local locks, fences = {}, {}
+for i, tag in ipairs(KEYS) do locks[i], fences[i] = tag .. ":lock", tag .. ":fence" end
+local values = redis.call("MGET", unpack(locks))
+for i = 1, #KEYS do
+  local value = values[i]
+  if not value or string.sub(value, 1, #last_level) ~= last_level then return -1 end
+end
+${CLOCK_TEXT}
+local lasts = redis.call("MGET", unpack(fences))
+local prefix, suffix = to .. "1 ", " " .. holder
+local tokens, counters = {}, {}
+for i = 1, #KEYS do
+  local token, last, value = clock_text, lasts[i], values[i]
+  if ${counterAtOrPast("last")} then token = string.format("%.0f", tonumber(last) + 1) end
+  local mark = string.byte(value, string.find(value, " ", #last_level + 1, true) + 1) == 45 and " -" or " +"
+  redis.call("SET", locks[i], prefix .. token .. mark .. suffix, "PX", ttl)
+  counters[2 * i - 1], counters[2 * i] = fences[i], token
+  tokens[i] = token
+end
+redis.call("MSET", unpack(counters))
+return table.concat(tokens, " ")
+`,
+  "variable",
+);
