@@ -29,6 +29,12 @@ export interface DriverGranted {
   /** `performance.now()` no later than the moment the server started this lease; set by drivers that wait natively. */
   readonly grantedAt?: number;
   /**
+   * How many tokens past `fencingToken` this grant reserved for this process (a `passAll` grant may): the server grants
+   * none of them to anyone, and releasing the hold never lowers the key's counter below them. Core hands them out, each
+   * the next, to further passes of the set that need no driver call.
+   */
+  readonly reservedTokens?: number;
+  /**
    * Aborts the moment the server side of this hold is gone before its lease ends (e.g. the database session that keeps
    * it closed); core then loses the hold at once, its `signal` aborting with `LOCK_LOST` whose `cause` is this signal's
    * reason. Give the same signal for every re-entry of the hold.

@@ -83,8 +83,10 @@ export interface LockDriver {
    * Multi-key: moves one owner's holds of a set to another owner in one step, all or none. Each key must still be held by
    * `fromSecret` at hold count 1; each then gets the next fencing token (above every earlier one of the key), a lease of
    * the request's ttl from now, and the request's owner secret and holder: one grant per request, in order. Otherwise
-   * nothing changed and a refusal. Core passes a set that others wait for among this process's own acquirers with it, at
-   * most `setPasses` times in a row (see "Set passes" in core's README).
+   * nothing changed and a refusal. A grant may reserve the tokens that follow its own (`DriverGranted.reservedTokens`):
+   * core then passes the set on again with no driver call, under the same owner secret and on the same leases, each key
+   * the next reserved token. Core passes a set that others wait for among this process's own acquirers, at most
+   * `setPasses` times in a row (see "Set passes" in core's README).
    */
   passAll?(requests: readonly DriverAcquireRequest[], fromSecret: string): Promise<DriverGranted[] | DriverRefused>;
   /** How many times in a row core may pass a set with `passAll` before the set goes back to the server; 0 or absent: never. */

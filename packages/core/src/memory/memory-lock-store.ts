@@ -5,6 +5,9 @@ import type { LockState } from "../types.js";
 import { MemorySemaphoreStore } from "./memory-semaphore-store.js";
 import { type LineWaiter, waitInLine } from "./wait-in-line.js";
 
+/** Tokens a pass of a set reserves past its own, for passes with no driver call. */
+const RESERVED_TOKENS = 64;
+
 interface Entry {
   ownerSecret: string;
   holder: string;
@@ -51,8 +54,8 @@ export class MemoryLockStore {
   }
 
   /**
-   * Every request's key moved from `fromSecret` (its last level) to the request's owner, with the next token and a fresh
-   * lease; or none and a refusal (see `LockDriver.passAll`).
+   * Every request's key moved from `fromSecret` (its last level) to the request's owner, with the next token (and the
+   * `RESERVED_TOKENS` after it reserved) and a fresh lease; or none and a refusal (see `LockDriver.passAll`).
    */
   passAll(requests: readonly DriverAcquireRequest[], fromSecret: string): DriverGranted[] | DriverRefused {
     this.#assertUp();
@@ -60,7 +63,11 @@ export class MemoryLockStore {
       const entry = this.#live(key);
       if (entry === undefined || entry.ownerSecret !== fromSecret || entry.holdCount !== 1) return { acquired: false, retryAfterMs: 1 };
     }
-    return requests.map((request) => this.#take(request, undefined));
+    return requests.map((request) => {
+      const granted = this.#take(request, undefined);
+      this.#counters.set(request.key, (granted.fencingToken as bigint) + BigInt(RESERVED_TOKENS));
+      return { ...granted, reservedTokens: RESERVED_TOKENS };
+    });
   }
 
   /** Queues the request (FIFO) and resolves when granted; `signal` withdraws it. */

@@ -1,9 +1,10 @@
-import type { DriverAcquireRequest } from "../driver/driver-attempt.js";
+import type { DriverAcquireRequest, DriverGranted } from "../driver/driver-attempt.js";
 import type { LockDriver } from "../driver/lock-driver.js";
 import { acquireTogether } from "../provider/acquire-together.js";
 import type { Hold } from "../provider/hold.js";
 import type { HoldRegistry, ReleaseOutcome } from "../provider/hold-registry.js";
 import type { LockHandle } from "../provider/lock-handle.js";
+import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock } from "../types.js";
 
 /** What a multi-key set's release needs to know of how the set was taken. */
@@ -12,6 +13,8 @@ export interface SetChain {
   readonly contended: boolean;
   /** Passes in a row that led to this holder (0: the server granted the set). */
   readonly passes: number;
+  /** Per key, in order, the last token reserved for passes with no driver call (see `DriverGranted.reservedTokens`). */
+  readonly reservedThrough?: readonly bigint[];
 }
 
 /** A set released for real: by a failed call, or one that never waited. */
@@ -20,9 +23,10 @@ export const NO_CHAIN: SetChain = Object.freeze({ contended: false, passes: 0 })
 /** A contended set released here and still held on the server under its last owner's secret, until the next turn. */
 interface LingeringSet {
   readonly keys: readonly string[];
-  readonly ownerSecret: string;
+  /** The holds let go here, one per key in order: their owner, tokens and leases. */
+  readonly holds: readonly Hold[];
   readonly ttlMs: number;
-  readonly passes: number;
+  readonly chain: SetChain;
   readonly giveBack: NodeJS.Immediate;
 }
 
@@ -54,26 +58,42 @@ export class SetPasses {
   }
 
   /**
-   * The lingering set of the requests' keys passed to their owner: the locks and the passes in a row so far; null when
-   * the server refused the pass (the set went back and the call takes the usual path). Call after `lingers`.
+   * The lingering set of the requests' keys passed to this call: with no driver call while every key has a reserved
+   * token left and time left on its lease (under the set's owner secret, which the requests' gives way to), else with
+   * `passAll` under the requests' owner. The locks and the chain so far; null when the server refused the pass (the set
+   * went back and the call takes the usual path). Call after `lingers`.
    */
   async pass(requests: readonly DriverAcquireRequest[], settings: AcquireOptions, closed: () => boolean): Promise<{ locks: Lock[]; chain: SetChain } | null> {
     const key = signature(requests.map(({ key }) => key));
     const set = this.#lingering.get(key) as LingeringSet;
     this.#lingering.delete(key);
     clearImmediate(set.giveBack);
-    const passAll = (this.#driver.passAll as NonNullable<LockDriver["passAll"]>).bind(this.#driver);
-    const locks = await acquireTogether(this.#driver, this.#holds, requests, settings, closed, () => passAll(requests, set.ownerSecret)).catch(
-      async (error: unknown) => {
-        await this.#giveBack(set);
-        throw error;
-      },
-    );
+    const passes = set.chain.passes + 1;
+    const reservedThrough = set.chain.reservedThrough;
+    if (reservedThrough !== undefined && passesLocally(set.holds, reservedThrough)) {
+      const autoRenew = settings.autoRenew !== false;
+      const locks = set.holds.map((hold, i) => {
+        const request = { ...(requests[i] as DriverAcquireRequest), ownerSecret: hold.ownerSecret };
+        return this.#holds.passOn(hold, request, (hold.fencingToken as bigint) + 1n, autoRenew);
+      });
+      return { locks, chain: { contended: true, passes, reservedThrough } };
+    }
+    let reserved: bigint[] | undefined;
+    const passAll = async () => {
+      const result = await (this.#driver.passAll as NonNullable<LockDriver["passAll"]>).call(this.#driver, requests, ownerOf(set));
+      if (Array.isArray(result)) reserved = reservedThroughOf(result);
+      return result;
+    };
+    const giveBackAndThrow = async (error: unknown) => {
+      await this.#giveBack(set);
+      throw error;
+    };
+    const locks = await acquireTogether(this.#driver, this.#holds, requests, settings, closed, passAll).catch(giveBackAndThrow);
     if (locks === null) {
       await this.#giveBack(set);
       return null;
     }
-    return { locks, chain: { contended: true, passes: set.passes + 1 } };
+    return { locks, chain: reserved === undefined ? { contended: true, passes } : { contended: true, passes, reservedThrough: reserved } };
   }
 
   /**
@@ -82,7 +102,7 @@ export class SetPasses {
    */
   release(locks: readonly LockHandle[], chain: SetChain): Promise<PromiseSettledResult<void>[]> {
     if (!chain.contended || chain.passes >= this.#maxPasses || locks.length < 2) return this.#holds.releaseTogether(locks);
-    return this.#holds.releaseTogether(locks, (holds) => this.#linger(holds, locks.length, chain.passes));
+    return this.#holds.releaseTogether(locks, (holds) => this.#linger(holds, locks.length, chain));
   }
 
   /** Gives every lingering set back to the server (the provider closes). */
@@ -94,7 +114,7 @@ export class SetPasses {
   }
 
   /** Keeps `holds` on the server for a pass, when all of them are live last levels; else releases them there. */
-  #linger(holds: readonly Hold[], count: number, passes: number): Promise<ReleaseOutcome[]> {
+  #linger(holds: readonly Hold[], count: number, chain: SetChain): Promise<ReleaseOutcome[]> {
     const [first] = holds as [Hold];
     const keys = holds.map(({ key }) => key);
     const key = signature(keys);
@@ -104,9 +124,9 @@ export class SetPasses {
     }
     const set: LingeringSet = {
       keys,
-      ownerSecret: first.ownerSecret,
+      holds,
       ttlMs: first.ttlMs,
-      passes,
+      chain,
       giveBack: setImmediate(() => {
         if (this.#lingering.get(key) !== set) return;
         this.#lingering.delete(key);
@@ -119,8 +139,25 @@ export class SetPasses {
 
   /** Releases a lingering set on the server; a failure leaves its leases to run out. */
   async #giveBack(set: LingeringSet): Promise<void> {
-    await (this.#driver.releaseAll as NonNullable<LockDriver["releaseAll"]>).call(this.#driver, set.keys, set.ownerSecret).catch(() => undefined);
+    await (this.#driver.releaseAll as NonNullable<LockDriver["releaseAll"]>).call(this.#driver, set.keys, ownerOf(set)).catch(() => undefined);
   }
+}
+
+/** The owner secret a lingering set is held under on the server. */
+function ownerOf(set: LingeringSet): string {
+  return (set.holds[0] as Hold).ownerSecret;
+}
+
+/** Whether every hold of a lingering set has a reserved token left and time left on its lease. */
+function passesLocally(holds: readonly Hold[], reservedThrough: readonly bigint[]): boolean {
+  const now = monotonicNow();
+  return holds.every((hold, i) => (hold.fencingToken as bigint) < (reservedThrough[i] as bigint) && hold.validUntil > now);
+}
+
+/** Per grant, the last token it reserved; undefined unless every grant reserved some. */
+function reservedThroughOf(grants: readonly DriverGranted[]): bigint[] | undefined {
+  if (!grants.every((granted) => (granted.reservedTokens ?? 0) > 0 && granted.fencingToken !== null)) return undefined;
+  return grants.map((granted) => (granted.fencingToken as bigint) + BigInt(granted.reservedTokens as number));
 }
 
 /** One string per set of keys (already in the global order). */

@@ -183,13 +183,40 @@ export class HoldRegistry implements HoldOperations {
         validUntil,
         startedAt,
       };
-      hold = new Hold(init, this.#onHoldEnd);
-      this.#holds.add(hold);
-      this.#holdByKey.set(request.key, hold);
+      hold = this.#add(new Hold(init, this.#onHoldEnd));
     }
     hold.openHandles += 1;
     if (granted.lost !== undefined) hold.follow(granted.lost);
     this.#scheduler.added(hold);
+    return hold;
+  }
+
+  /**
+   * A lock handle for `request` (the owner of `from`) with `fencingToken`, on the lease of `from`: a hold of the same key
+   * let go here but still held on the server, passed on with no server call (see `SetPasses`).
+   */
+  passOn(from: Hold, request: DriverAcquireRequest, fencingToken: bigint, autoRenew: boolean): Lock {
+    const init = {
+      backend: this.#driver.backend,
+      key: request.key,
+      ownerSecret: request.ownerSecret,
+      ttlMs: request.ttlMs,
+      fencingToken,
+      autoRenew,
+      validUntil: from.validUntil,
+      startedAt: monotonicNow(),
+      renewAt: from.renewAt,
+    };
+    const hold = this.#add(new Hold(init, this.#onHoldEnd));
+    hold.openHandles = 1;
+    this.#scheduler.added(hold);
+    return new LockHandle(hold, request.holder, 1, this);
+  }
+
+  /** `hold` as the latest of its key. */
+  #add(hold: Hold): Hold {
+    this.#holds.add(hold);
+    this.#holdByKey.set(hold.key, hold);
     return hold;
   }
 

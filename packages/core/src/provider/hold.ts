@@ -41,6 +41,8 @@ export class Hold {
       autoRenew: boolean;
       validUntil: number;
       startedAt: number;
+      /** When the watchdog should first renew; by default a share of the ttl after `startedAt`. */
+      renewAt?: number;
     },
     onEnd: (hold: Hold) => void,
   ) {
@@ -53,7 +55,7 @@ export class Hold {
     this.#onEnd = onEnd;
     this.#validUntil = init.validUntil;
     this.grantedAt = init.startedAt;
-    this.#renewAt = init.startedAt + init.ttlMs * RENEW_FRACTION;
+    this.#renewAt = init.renewAt ?? init.startedAt + init.ttlMs * RENEW_FRACTION;
   }
 
   /**

@@ -3,6 +3,7 @@ import type { RedisCalls } from "../connection/redis-calls.js";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { slotBatches } from "../keys/slot-batches.js";
 import { FREED, NOT_HELD } from "../scripts/lock-replies.js";
+import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
 import { ACQUIRE_ALL_SCRIPT, PASS_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "../scripts/multi-key-scripts.js";
 import { ownerPrefix } from "../scripts/stored-hold.js";
 
@@ -65,8 +66,8 @@ export class KeySets {
   }
 
   /**
-   * Every key moved from `fromSecret`'s last level to the requests' owner with the next token and a fresh lease, one
-   * script per Cluster slot in order; or none and a refusal (keys a refused later slot's owner had already moved are
+   * Every key moved from `fromSecret`'s last level to the requests' owner with the next token (the `TOKEN_BLOCK` after
+   * it reserved for passes here) and a fresh lease, one script per Cluster slot in order; or none and a refusal (keys a refused later slot's owner had already moved are
    * released). See `LockDriver.passAll`.
    */
   async passAll(requests: readonly DriverAcquireRequest[], fromSecret: string): Promise<DriverGranted[] | DriverRefused> {
@@ -88,7 +89,7 @@ export class KeySets {
       }
       const tokens = reply.split(" ");
       slot.forEach((index, j) => {
-        grants[index] = { acquired: true, fencingToken: BigInt(tokens[j] as string), holdCount: 1, ttlMs: first.ttlMs };
+        grants[index] = { acquired: true, fencingToken: BigInt(tokens[j] as string), holdCount: 1, ttlMs: first.ttlMs, reservedTokens: TOKEN_BLOCK };
         moved.push(index);
       });
     }

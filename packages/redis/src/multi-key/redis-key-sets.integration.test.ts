@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { providerPerTest } from "../../test/provider-per-test.js";
 import { scriptCalls } from "../../test/script-calls.js";
 import { keySlot } from "../keys/key-slot.js";
+import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
 
 const server = await startRedis();
 const cluster = await startRedisCluster({ masters: 3 });
@@ -88,13 +89,34 @@ describe("set passes on one redis-server", () => {
     expect((await caller.inspect(keys[0] as string))?.waiters).toBe(1);
     for (const key of keys) {
       expect(second.fencingTokens.get(key) as bigint).toBeGreaterThan(first.fencingTokens.get(key) as bigint);
-      expect((await caller.inspect(key))?.fencingToken).toBe(second.fencingTokens.get(key));
+      // The stored hold shows the top of the tokens the pass reserved for the passes after it.
+      expect((await caller.inspect(key))?.fencingToken).toBe((second.fencingTokens.get(key) as bigint) + BigInt(TOKEN_BLOCK));
     }
     expect(await other.tryAcquireAll(keys, TTL)).toBeNull();
     await second.release();
     // Not taken again this turn: the set goes back to the server, whose line hands it to the queued caller.
     const theirs = await queued;
     for (const key of keys) expect(theirs.fencingTokens.get(key) as bigint).toBeGreaterThan(second.fencingTokens.get(key) as bigint);
+    await theirs.release();
+  });
+
+  it("passes it on with no script while the first pass's reserved tokens last, then gives it to the line above them all", async () => {
+    const [caller, other] = [provider(), provider()];
+    const keys = keySet("pass-local", 3);
+    const { set: first, queued } = await contended(caller, other, keys);
+    await first.release();
+    let set = await caller.acquireAll(keys, TTL);
+    const reserved = set.fencingTokens;
+    for (let pass = 1; pass <= 5; pass++) {
+      await set.release();
+      set = await caller.acquireAll(keys, TTL);
+      // A pass through the server would draw a token past the reserved block: these are the block's, one by one.
+      for (const key of keys) expect(set.fencingTokens.get(key)).toBe((reserved.get(key) as bigint) + BigInt(pass));
+    }
+    expect((await caller.inspect(keys[0] as string))?.waiters).toBe(1);
+    await set.release();
+    const theirs = await queued;
+    for (const key of keys) expect(theirs.fencingTokens.get(key) as bigint).toBeGreaterThan((reserved.get(key) as bigint) + BigInt(TOKEN_BLOCK));
     await theirs.release();
   });
 

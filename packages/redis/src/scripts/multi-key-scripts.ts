@@ -1,4 +1,4 @@
-import { CLOCK_TEXT, counterAtOrPast, HAND_OFF, LOCK_FUNCTIONS, NEXT_TOKEN, NOW_US, REENTER } from "./lua-functions.js";
+import { CLOCK_TEXT, counterAtOrPast, HAND_OFF, LOCK_FUNCTIONS, NEXT_TOKEN, NOW_US, REENTER, TOKEN_BLOCK } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
@@ -135,9 +135,11 @@ return left
  * Moves one owner's last-level holds of a set to another owner (`LockDriver.passAll`): KEYS are the keys' hash tags (one
  * Cluster slot), ARGV the passing owner's prefix (`ownerPrefix`), the new owner's prefix, ttl ms and holder label. Every
  * key must be held by the passing owner at hold count 1, else nothing changes and the reply is -1. Each key then gets
- * the next fencing token (max(counter + 1, clock), no block reserved; the counters read with one MGET and set with one
- * MSET), the new owner and holder and a lease of ttl from now; its line mark stays "-" or "+" (a mark naming a waiter
- * was that waiter's hand-off, which the passing owner took). Replies the tokens, space separated, in key order.
+ * the token T = max(counter + 1, clock) and reserves the `TOKEN_BLOCK` after it for passes in the new owner's process
+ * (core hands them out with no server call): the counter and the stored hold's token are set to T + block, so no later
+ * grant gets one of them and no release lowers the counter below them. The hold gets the new owner and holder and a
+ * lease of ttl from now, and keeps its line mark as "-" or "+" (a mark naming a waiter was that waiter's hand-off, which
+ * the passing owner took). Counters are read with one MGET and set with one MSET. Replies the tokens T, space separated.
  */
 export const PASS_ALL_SCRIPT = new RedisScript(
   "distlock:pass-all",
@@ -152,14 +154,18 @@ for i = 1, #KEYS do
 end
 ${CLOCK_TEXT}
 local lasts = redis.call("MGET", unpack(fences))
+local clock_top = string.format("%.0f", tonumber(clock_text) + ${TOKEN_BLOCK})
 local prefix, suffix = to .. "1 ", " " .. holder
 local tokens, counters = {}, {}
 for i = 1, #KEYS do
-  local token, last, value = clock_text, lasts[i], values[i]
-  if ${counterAtOrPast("last")} then token = string.format("%.0f", tonumber(last) + 1) end
+  local token, top, last, value = clock_text, clock_top, lasts[i], values[i]
+  if ${counterAtOrPast("last")} then
+    token = string.format("%.0f", tonumber(last) + 1)
+    top = string.format("%.0f", tonumber(last) + 1 + ${TOKEN_BLOCK})
+  end
   local mark = string.byte(value, string.find(value, " ", #last_level + 1, true) + 1) == 45 and " -" or " +"
-  redis.call("SET", locks[i], prefix .. token .. mark .. suffix, "PX", ttl)
-  counters[2 * i - 1], counters[2 * i] = fences[i], token
+  redis.call("SET", locks[i], prefix .. top .. mark .. suffix, "PX", ttl)
+  counters[2 * i - 1], counters[2 * i] = fences[i], top
   tokens[i] = token
 end
 redis.call("MSET", unpack(counters))
