@@ -133,6 +133,20 @@ describe("set passes: a contended set passed among this process's acquirers", ()
     await set.release();
   });
 
+  it("passes nothing from a lingering set one of whose keys was force-released through this provider", async () => {
+    const context = setup();
+    const { driver, store, provider } = context;
+    await (await contendedSet(context)).release();
+    const passed = await provider.acquireAll(KEYS);
+    await passed.release();
+    await provider.forceRelease("b");
+    driver.calls.length = 0;
+    const set = await provider.acquireAll(KEYS);
+    expect(driver.calls).toEqual(["tryAcquireAll a,b,c"]);
+    expect(store.inspect("b")?.fencingToken).toBe(set.fencingTokens.get("b"));
+    await set.release();
+  });
+
   it("never passes the set of an explicit owner, which other acquires may bring", async () => {
     const context = setup();
     const { driver, store, provider, other } = context;

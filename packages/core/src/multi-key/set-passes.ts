@@ -105,6 +105,16 @@ export class SetPasses {
     return this.#holds.releaseTogether(locks, (holds) => this.#linger(holds, locks.length, chain));
   }
 
+  /** Forgets the lingering sets that hold `key` (it was force-released): no pass may hand out its tokens any more. */
+  drop(key: string): void {
+    for (const [signatureOfSet, set] of this.#lingering) {
+      if (!set.keys.includes(key)) continue;
+      this.#lingering.delete(signatureOfSet);
+      clearImmediate(set.giveBack);
+      void this.#giveBack(set);
+    }
+  }
+
   /** Gives every lingering set back to the server (the provider closes). */
   async close(): Promise<void> {
     const sets = [...this.#lingering.values()];

@@ -144,6 +144,7 @@ export class DriverLockProvider implements LockProvider {
     this.#assertOpen();
     const freed = await this.#call("forceRelease", () => this.#driver.forceRelease(key));
     this.#holds.loseAll(key, "it was force-released");
+    this.#setPasses?.drop(key);
     return freed;
   }
 
