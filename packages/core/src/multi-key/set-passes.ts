@@ -36,9 +36,10 @@ const FREED: ReleaseOutcome = Object.freeze({ held: true, holdCount: 0 });
 /**
  * Set passes: a multi-key set that others wait for, released by this process, lingers until the next turn of the event
  * loop; a call of this process for the same keys and ttl meanwhile (typically the releasing worker coming back) gets it
- * with one `passAll` call instead of a release, a refused attempt, a wait and a second attempt. At most `maxPasses` in a
- * row: then, or when no call came, the set goes back to the server, whose lines hand it on. Only sets whose owner secret
- * core drew for the call take part, so no other acquire can bring it. See "Set passes" in the README.
+ * with one `passAll` call, or none while the tokens an earlier pass reserved last, instead of a release, a refused
+ * attempt, a wait and a second attempt. At most `maxPasses` in a row: then, or when no call came, the set goes back to
+ * the server, whose lines hand it on. Only sets whose owner secret core drew for the call take part, so no other acquire
+ * can bring it. See "Set passes" in the README.
  */
 export class SetPasses {
   readonly #driver: LockDriver;
