@@ -171,6 +171,27 @@ describe("multi-key sets on a Redis Cluster", () => {
     for (const key of keys) expect(await caller.inspect(key)).toBeNull();
   });
 
+  it("passes a contended set of several slots one slot after another, then with no script on the tokens each slot reserved", async () => {
+    const [caller, other] = [clusterProvider(), clusterProvider()];
+    const keys = spreadKeys("pass-slots", 3);
+    const blocker = await other.acquire(keys[0] as string, TTL);
+    const waiting = caller.acquireAll(keys, TTL);
+    await expect.poll(async () => (await other.inspect(keys[0] as string))?.waiters).toBe(1);
+    await blocker.release();
+    const first = await waiting;
+    await first.release();
+    const passed = await caller.acquireAll(keys, TTL);
+    await passed.release();
+    const again = await caller.acquireAll(keys, TTL);
+    for (const key of keys) {
+      expect(passed.fencingTokens.get(key) as bigint).toBeGreaterThan(first.fencingTokens.get(key) as bigint);
+      expect((await caller.inspect(key))?.fencingToken).toBe((passed.fencingTokens.get(key) as bigint) + BigInt(TOKEN_BLOCK));
+      expect(again.fencingTokens.get(key)).toBe((passed.fencingTokens.get(key) as bigint) + 1n);
+    }
+    await again.release();
+    await expect.poll(async () => Promise.all(keys.map((key) => caller.inspect(key)))).toEqual([null, null, null]);
+  });
+
   it("keys that start with one {hash tag} share a slot, so their set is one script", async () => {
     const tag = `{${randomUUID()}}`;
     const keys = [`${tag}a`, `${tag}b`, `${tag}c`];
