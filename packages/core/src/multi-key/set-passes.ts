@@ -2,8 +2,9 @@ import type { DriverAcquireRequest, DriverGranted } from "../driver/driver-attem
 import type { LockDriver } from "../driver/lock-driver.js";
 import { acquireTogether } from "../provider/acquire-together.js";
 import type { Hold } from "../provider/hold.js";
-import type { HoldRegistry, ReleaseOutcome } from "../provider/hold-registry.js";
+import type { HoldRegistry } from "../provider/hold-registry.js";
 import type { LockHandle } from "../provider/lock-handle.js";
+import { FREED, type ReleaseOutcome } from "../provider/release-outcome.js";
 import { monotonicNow } from "../time/monotonic.js";
 import type { AcquireOptions, Lock } from "../types.js";
 
@@ -23,15 +24,11 @@ export const NO_CHAIN: SetChain = Object.freeze({ contended: false, passes: 0 })
 /** A contended set released here and still held on the server under its last owner's secret, until the next turn. */
 interface LingeringSet {
   readonly keys: readonly string[];
-  /** The holds let go here, one per key in order: their owner, tokens and leases. */
+  /** The holds let go here, one per key in order: their owner, ttl, tokens and leases. */
   readonly holds: readonly Hold[];
-  readonly ttlMs: number;
   readonly chain: SetChain;
   readonly giveBack: NodeJS.Immediate;
 }
-
-/** The freed outcome of one key, as a driver's release answers it. */
-const FREED: ReleaseOutcome = Object.freeze({ held: true, holdCount: 0 });
 
 /**
  * Set passes: a multi-key set that others wait for, released by this process, lingers until the next turn of the event
@@ -55,7 +52,12 @@ export class SetPasses {
 
   /** Whether a set of `keys` (in the global order) asking `ttlMs` lingers here to be passed. */
   lingers(keys: readonly string[], ttlMs: number): boolean {
-    return this.#lingering.size > 0 && this.#lingering.get(signature(keys))?.ttlMs === ttlMs;
+    return this.anyLingers && this.#lingering.get(signature(keys))?.holds[0]?.ttlMs === ttlMs;
+  }
+
+  /** Whether any set lingers here: when none does, a call need not ask about its own. */
+  get anyLingers(): boolean {
+    return this.#lingering.size > 0;
   }
 
   /**
@@ -130,13 +132,10 @@ export class SetPasses {
     const keys = holds.map(({ key }) => key);
     const key = signature(keys);
     const keep = holds.length === count && holds.every((hold) => hold.active && hold.openHandles === 1);
-    if (!keep || this.#lingering.has(key)) {
-      return (this.#driver.releaseAll as NonNullable<LockDriver["releaseAll"]>).call(this.#driver, keys, first.ownerSecret);
-    }
+    if (!keep || this.#lingering.has(key)) return this.#releaseOnServer(keys, first.ownerSecret);
     const set: LingeringSet = {
       keys,
       holds,
-      ttlMs: first.ttlMs,
       chain,
       giveBack: setImmediate(() => {
         if (this.#lingering.get(key) !== set) return;
@@ -150,7 +149,11 @@ export class SetPasses {
 
   /** Releases a lingering set on the server; a failure leaves its leases to run out. */
   async #giveBack(set: LingeringSet): Promise<void> {
-    await (this.#driver.releaseAll as NonNullable<LockDriver["releaseAll"]>).call(this.#driver, set.keys, ownerOf(set)).catch(() => undefined);
+    await this.#releaseOnServer(set.keys, ownerOf(set)).catch(() => undefined);
+  }
+
+  #releaseOnServer(keys: readonly string[], ownerSecret: string): Promise<ReleaseOutcome[]> {
+    return (this.#driver.releaseAll as NonNullable<LockDriver["releaseAll"]>).call(this.#driver, keys, ownerSecret);
   }
 }
 

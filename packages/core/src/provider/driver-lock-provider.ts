@@ -220,6 +220,7 @@ export class DriverLockProvider implements LockProvider {
         ? { releaseAll: (locks) => this.#holds.releaseTogether(locks as LockHandle[]) }
         : {
             pass: (keys: readonly string[]) => {
+              if (!setPasses.anyLingers) return undefined;
               const first = request(keys[0] as string);
               if (!setPasses.lingers(keys, first.ttlMs)) return undefined;
               return this.#observedPass(keys, settings, () => setPasses.pass(sameOwnerRequests(first, keys), settings, closed));

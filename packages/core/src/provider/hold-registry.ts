@@ -10,6 +10,7 @@ import { Hold } from "./hold.js";
 import { HoldList } from "./hold-list.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
 import { type HoldOperations, LockHandle, RELEASE_FAILED, RELEASE_THROUGH } from "./lock-handle.js";
+import { NOT_HELD, type ReleaseOutcome } from "./release-outcome.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
 
 /** The holds of one provider, the latest of each key, the watchdog that renews them, and what their lock handles ask. */
@@ -88,16 +89,15 @@ export class HoldRegistry implements HoldOperations {
       }
       return settled;
     };
-    const holds = batch.map(({ hold }) => hold);
     const done = settledCall(() =>
       send !== undefined
-        ? send(holds)
+        ? send(batch.map(({ hold }) => hold))
         : releaseAll(
-            holds.map(({ key }) => key),
+            batch.map(({ hold }) => hold.key),
             first.hold.ownerSecret,
           ),
     ).then(
-      (outcomes) => settle((p, index) => this.#released(p.hold, p.detached, p.handle, outcomes[index] ?? { held: false, holdCount: 0 })),
+      (outcomes) => settle((p, index) => this.#released(p.hold, p.detached, p.handle, outcomes[index] ?? NOT_HELD)),
       (error: unknown) => settle((p) => this.#releaseFailed(p.hold, p.detached, p.handle, error)),
     );
     return whole ? done : Promise.allSettled(releases);
@@ -229,12 +229,6 @@ export class HoldRegistry implements HoldOperations {
   #prune(): void {
     for (const [key, hold] of this.#holdByKey) if (hold.listIndex < 0) this.#holdByKey.delete(key);
   }
-}
-
-/** What a driver's release answers for one key. */
-export interface ReleaseOutcome {
-  readonly held: boolean;
-  readonly holdCount: number;
 }
 
 /** How many ended holds `#holdByKey` may keep beyond twice the live ones before it drops them. */

@@ -2,6 +2,7 @@ import type { DriverAcquireRequest, DriverGranted, DriverRenewal, DriverWait } f
 import type { LockDriver } from "../driver/lock-driver.js";
 import type { DriverPermitRequest, SemaphoreDriver } from "../driver/semaphore-driver.js";
 import { UnsupportedOperationError } from "../errors/unsupported-operation-error.js";
+import { FREED, NOT_HELD } from "../provider/release-outcome.js";
 import type { LockCapabilities, LockState } from "../types.js";
 
 /** What an acquire in progress asks for, found by its owner secret. */
@@ -9,9 +10,6 @@ interface PermitAsk {
   readonly permits: number;
   readonly count: number;
 }
-
-const FREED = Object.freeze({ held: true, holdCount: 0 });
-const NOT_HELD = Object.freeze({ held: false, holdCount: 0 });
 
 /**
  * A backend's `SemaphoreDriver` seen as a `LockDriver` whose keys are semaphore names, so that permits run on the
