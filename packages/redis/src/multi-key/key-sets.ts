@@ -5,6 +5,7 @@ import { slotBatches } from "../keys/slot-batches.js";
 import { FREED, NOT_HELD } from "../scripts/lock-replies.js";
 import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
 import { ACQUIRE_ALL_SCRIPT, PASS_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "../scripts/multi-key-scripts.js";
+import type { RedisScript } from "../scripts/redis-script.js";
 import { ownerPrefix } from "../scripts/stored-hold.js";
 
 /** What the multi-key scripts need of the driver. */
@@ -35,65 +36,46 @@ export class KeySets {
   }
 
   /** Every request granted, or none and a refusal (see `LockDriver.tryAcquireAll`). */
-  async tryAcquireAll(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
+  tryAcquireAll(requests: readonly DriverAcquireRequest[]): Promise<DriverGranted[] | DriverRefused> {
     const [first] = requests;
-    if (first === undefined) return [];
-    const { calls, layout } = this.#access;
-    const owner = ownerPrefix(first.ownerSecret);
-    const grants: DriverGranted[] = [];
-    const taken: number[] = [];
-    const tags = requests.map(({ key }) => layout.tag(key));
-    for (const slot of this.#slots(tags)) {
-      const reply = (await calls.run("acquire", ACQUIRE_ALL_SCRIPT, slotTags(tags, slot), [owner, first.ttlMs, first.holder]).catch(async (error: unknown) => {
-        await this.#giveBack(requests, taken);
-        throw error;
-      })) as AcquireAllReply;
-      if (typeof reply === "number") {
-        await this.#giveBack(requests, taken);
-        return { acquired: false, retryAfterMs: reply >= 0 ? reply : this.#access.fallbackRetryMs };
-      }
-      const shared = typeof reply === "string" && !reply.includes(" ") ? BigInt(reply) : undefined;
-      const entries = shared !== undefined ? undefined : typeof reply === "string" ? reply.split(" ") : reply;
-      slot.forEach((index, j) => {
-        grants[index] =
-          shared !== undefined
-            ? { acquired: true, fencingToken: shared, holdCount: 1, ttlMs: first.ttlMs }
-            : keyGrant((entries as AcquireAllReply[])[j] as string | [string, number, number], first.ttlMs);
-        taken.push(index);
-      });
-    }
-    return grants;
+    if (first === undefined) return Promise.resolve([]);
+    const { ttlMs } = first;
+    return this.#slotBySlot(
+      requests,
+      ACQUIRE_ALL_SCRIPT,
+      [ownerPrefix(first.ownerSecret), ttlMs, first.holder],
+      (left) => (left >= 0 ? left : this.#access.fallbackRetryMs),
+      (reply) => {
+        const entries = reply as Exclude<AcquireAllReply, number>;
+        if (typeof entries === "string" && !entries.includes(" ")) {
+          const shared = BigInt(entries);
+          return () => ({ acquired: true, fencingToken: shared, holdCount: 1, ttlMs });
+        }
+        const each = typeof entries === "string" ? entries.split(" ") : entries;
+        return (j) => keyGrant(each[j] as string | [string, number, number], ttlMs);
+      },
+    );
   }
 
   /**
    * Every key moved from `fromSecret`'s last level to the requests' owner with the next token (the `TOKEN_BLOCK` after
-   * it reserved for passes here) and a fresh lease, one script per Cluster slot in order; or none and a refusal (keys a refused later slot's owner had already moved are
-   * released). See `LockDriver.passAll`.
+   * it reserved for passes here) and a fresh lease, one script per Cluster slot in order; or none and a refusal. See
+   * `LockDriver.passAll`.
    */
-  async passAll(requests: readonly DriverAcquireRequest[], fromSecret: string): Promise<DriverGranted[] | DriverRefused> {
+  passAll(requests: readonly DriverAcquireRequest[], fromSecret: string): Promise<DriverGranted[] | DriverRefused> {
     const [first] = requests;
-    if (first === undefined) return [];
-    const { calls, layout } = this.#access;
-    const args = [ownerPrefix(fromSecret), ownerPrefix(first.ownerSecret), first.ttlMs, first.holder];
-    const grants: DriverGranted[] = [];
-    const moved: number[] = [];
-    const tags = requests.map(({ key }) => layout.tag(key));
-    for (const slot of this.#slots(tags)) {
-      const reply = (await calls.run("acquire", PASS_ALL_SCRIPT, slotTags(tags, slot), args).catch(async (error: unknown) => {
-        await this.#giveBack(requests, moved);
-        throw error;
-      })) as number | string;
-      if (typeof reply === "number") {
-        await this.#giveBack(requests, moved);
-        return { acquired: false, retryAfterMs: 0 };
-      }
-      const tokens = reply.split(" ");
-      slot.forEach((index, j) => {
-        grants[index] = { acquired: true, fencingToken: BigInt(tokens[j] as string), holdCount: 1, ttlMs: first.ttlMs, reservedTokens: TOKEN_BLOCK };
-        moved.push(index);
-      });
-    }
-    return grants;
+    if (first === undefined) return Promise.resolve([]);
+    const { ttlMs } = first;
+    return this.#slotBySlot(
+      requests,
+      PASS_ALL_SCRIPT,
+      [ownerPrefix(fromSecret), ownerPrefix(first.ownerSecret), ttlMs, first.holder],
+      () => 0,
+      (reply) => {
+        const tokens = (reply as string).split(" ");
+        return (j) => ({ acquired: true, fencingToken: BigInt(tokens[j] as string), holdCount: 1, ttlMs, reservedTokens: TOKEN_BLOCK });
+      },
+    );
   }
 
   /** One level of each key's hold dropped for `ownerSecret`; one outcome per key, in order. */
@@ -112,6 +94,41 @@ export class KeySets {
       }),
     );
     return outcomes;
+  }
+
+  /**
+   * `script` with `args` on the requests' keys, one call per Cluster slot in the order of `#slots`. A call answering a
+   * number refuses the set: `retryAfterMs` makes the refusal's wait of it, and the keys earlier slots took or moved are
+   * given back, as they are when a call fails. Any other answer is the slot's: `grantOf` reads it, then gives the grant
+   * of the slot's j-th key.
+   */
+  async #slotBySlot(
+    requests: readonly DriverAcquireRequest[],
+    script: RedisScript,
+    args: readonly (string | number)[],
+    retryAfterMs: (refusal: number) => number,
+    grantOf: (reply: unknown) => (j: number) => DriverGranted,
+  ): Promise<DriverGranted[] | DriverRefused> {
+    const { calls, layout } = this.#access;
+    const grants: DriverGranted[] = [];
+    const done: number[] = [];
+    const tags = requests.map(({ key }) => layout.tag(key));
+    for (const slot of this.#slots(tags)) {
+      const reply = await calls.run("acquire", script, slotTags(tags, slot), args).catch(async (error: unknown) => {
+        await this.#giveBack(requests, done);
+        throw error;
+      });
+      if (typeof reply === "number") {
+        await this.#giveBack(requests, done);
+        return { acquired: false, retryAfterMs: retryAfterMs(reply) };
+      }
+      const grant = grantOf(reply);
+      slot.forEach((index, j) => {
+        grants[index] = grant(j);
+        done.push(index);
+      });
+    }
+    return grants;
   }
 
   /** Index groups of the keys' `tags`, one per Cluster slot, in the order of each slot's first key (one without a cluster). */
