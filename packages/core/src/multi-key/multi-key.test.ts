@@ -7,6 +7,7 @@ import { LockError } from "../errors/lock-error.js";
 import { MemoryLockDriver } from "../memory/memory-lock-driver.js";
 import { MemoryLockStore } from "../memory/memory-lock-store.js";
 import { DriverLockProvider } from "../provider/driver-lock-provider.js";
+import type { Lock } from "../types.js";
 
 /** A memory backend (FIFO waiting) that counts its calls, and can answer a set's attempt as the test says. */
 class SetDriver extends MemoryLockDriver {
@@ -17,6 +18,8 @@ class SetDriver extends MemoryLockDriver {
   readonly refuseRenewal = new Set<string>();
   /** Keys this driver says it hears the releases of (contended: their waiters are queued). */
   readonly watching = new Set<string>();
+  /** Fails the next `releaseAll` with this error before it reaches the store. */
+  failNextReleaseAll: Error | undefined;
 
   constructor(readonly store: MemoryLockStore) {
     super(store, "fifo");
@@ -41,6 +44,9 @@ class SetDriver extends MemoryLockDriver {
 
   override async releaseAll(keys: readonly string[], ownerSecret: string) {
     this.calls.push(`releaseAll ${keys.join(",")}`);
+    const failure = this.failNextReleaseAll;
+    this.failNextReleaseAll = undefined;
+    if (failure !== undefined) throw failure;
     return super.releaseAll(keys, ownerSecret);
   }
 
@@ -67,6 +73,31 @@ describe("multi-key sets through a driver's tryAcquireAll and releaseAll", () =>
     const set = await provider.acquireAll(["b", "a", "c"]);
     await set.release();
     expect(driver.calls).toEqual(["tryAcquireAll a,b,c", "releaseAll a,b,c"]);
+  });
+
+  it("answers a lock's own release() with the set's call; after a failed call, the next release() tries the server again", async () => {
+    const { driver, provider } = setup();
+    const set = await provider.acquireAll(["a", "b"]);
+    driver.failNextReleaseAll = new Error("connection reset");
+    const releasing = set.release();
+    const lockReleasing = (set.locks[0] as Lock).release();
+    await expect(releasing).rejects.toMatchObject({ code: LockErrorCode.BackendUnavailable });
+    await expect(lockReleasing).rejects.toMatchObject({ code: LockErrorCode.BackendUnavailable });
+    expect(await provider.inspect("a")).not.toBeNull();
+    await set.release();
+    await (set.locks[1] as Lock).release();
+    expect(driver.calls).toEqual(["tryAcquireAll a,b", "releaseAll a,b", "releaseAll a,b"]);
+    expect(await provider.inspect("a")).toBeNull();
+    expect(await provider.inspect("b")).toBeNull();
+  });
+
+  it("releases the rest of a set together when one of its locks was released on its own first", async () => {
+    const { driver, provider } = setup();
+    const set = await provider.acquireAll(["a", "b", "c"]);
+    await (set.locks[1] as Lock).release();
+    await set.release();
+    expect(driver.calls).toEqual(["tryAcquireAll a,b,c", "release b", "releaseAll a,c"]);
+    for (const key of ["a", "b", "c"]) expect(await provider.inspect(key)).toBeNull();
   });
 
   it("refused, waits for the first key straight away (no second attempt at it) and then tries the rest together", async () => {

@@ -9,7 +9,8 @@ import { callDriver, driverFailure, settledCall } from "./driver-calls.js";
 import { Hold } from "./hold.js";
 import { HoldList } from "./hold-list.js";
 import { conservativeDeadline, roundTtl } from "./lease-math.js";
-import { type HoldOperations, LockHandle, RELEASE_FAILED, RELEASE_THROUGH } from "./lock-handle.js";
+import { type HoldOperations, JOIN_RELEASE, LockHandle, RELEASE_FAILED } from "./lock-handle.js";
+import { ReleaseBatch } from "./release-batch.js";
 import { NOT_HELD, type ReleaseOutcome } from "./release-outcome.js";
 import { RenewalScheduler } from "./renewal-scheduler.js";
 
@@ -58,49 +59,31 @@ export class HoldRegistry implements HoldOperations {
   /**
    * Releases `handles` (one owner's, each of its own key) as `release` does each, with one `releaseAll` call where the
    * driver has it (or `send`, given the holds going out together, which answers as `releaseAll` would); settles when all
-   * have.
+   * have. A handle whose release was already pending or done keeps that one.
    */
   releaseTogether(handles: readonly LockHandle[], send?: (holds: readonly Hold[]) => Promise<ReleaseOutcome[]>): Promise<PromiseSettledResult<void>[]> {
     const releaseAll = this.#driver.releaseAll?.bind(this.#driver);
     if (releaseAll === undefined || handles.length < 2) return Promise.allSettled(handles.map((handle) => handle.release()));
-    const batch: PendingRelease[] = [];
-    const releases = handles.map((handle) =>
-      handle[RELEASE_THROUGH](
-        (hold, detached, released) =>
-          new Promise<void>((resolve, reject) => {
-            if (hold.openHandles <= 1) hold.releasing = true;
-            batch.push({ hold, detached, handle: released, resolve, reject });
-          }),
-      ),
-    );
-    const [first] = batch;
-    if (first === undefined) return Promise.allSettled(releases);
-    // When every handle went out in this batch (the common case), the outcomes are known here: no reaction per handle.
-    const whole = batch.length === releases.length;
-    const settled: PromiseSettledResult<void>[] = [];
-    const settle = (each: (pending: PendingRelease, index: number) => void) => {
-      for (const [index, pending] of batch.entries()) {
-        const reason = settleWith(pending, () => each(pending, index));
-        if (reason === undefined) settled.push(FULFILLED);
-        else {
-          if (whole) (releases[index] as Promise<void>).catch(() => undefined);
-          settled.push({ status: "rejected", reason: reason.error });
-        }
-      }
-      return settled;
-    };
+    const batch = new ReleaseBatch();
+    let each = false;
+    for (const handle of handles) if (handle[JOIN_RELEASE](batch) !== undefined) each = true;
+    const { holds } = batch;
+    const [first] = holds;
+    if (first === undefined) return Promise.allSettled(handles.map((handle) => handle.release()));
     const done = settledCall(() =>
       send !== undefined
-        ? send(batch.map(({ hold }) => hold))
+        ? send(holds)
         : releaseAll(
-            batch.map(({ hold }) => hold.key),
-            first.hold.ownerSecret,
+            holds.map(({ key }) => key),
+            first.ownerSecret,
           ),
     ).then(
-      (outcomes) => settle((p, index) => this.#released(p.hold, p.detached, p.handle, outcomes[index] ?? NOT_HELD)),
-      (error: unknown) => settle((p) => this.#releaseFailed(p.hold, p.detached, p.handle, error)),
+      (outcomes) => batch.settle((hold, detached, handle, i) => this.#released(hold, detached, handle, outcomes[i] ?? NOT_HELD)),
+      (error: unknown) => batch.settle((hold, detached, handle) => this.#releaseFailed(hold, detached, handle, error)),
     );
-    return whole ? done : Promise.allSettled(releases);
+    batch.sent(done);
+    // Some handles were released before on their own: each one's outcome is its own release's.
+    return each ? Promise.allSettled(handles.map((handle) => handle.release())) : done;
   }
 
   /** What a release's answer does to `hold` and its `handle`. */
@@ -233,30 +216,6 @@ export class HoldRegistry implements HoldOperations {
 
 /** How many ended holds `#holdByKey` may keep beyond twice the live ones before it drops them. */
 const PRUNE_SLACK = 64;
-
-/** A handle's release waiting for the answer of the `releaseAll` call it went out in. */
-interface PendingRelease {
-  readonly hold: Hold;
-  readonly detached: boolean;
-  readonly handle: LockHandle;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
-/** A release that went through, as `Promise.allSettled` reports it. */
-const FULFILLED: PromiseFulfilledResult<void> = Object.freeze({ status: "fulfilled", value: undefined });
-
-/** Resolves `pending` with what `apply` does, or rejects it with what `apply` throws (and returns that). */
-function settleWith(pending: PendingRelease, apply: () => void): { error: unknown } | undefined {
-  try {
-    apply();
-    pending.resolve();
-    return undefined;
-  } catch (error) {
-    pending.reject(error);
-    return { error };
-  }
-}
 
 /** One handle of `hold` lets go locally; the last one ends the hold here. */
 function letGo(hold: Hold): void {
