@@ -2,7 +2,7 @@ import type { DriverAcquireRequest, DriverGranted, DriverRefused } from "@distlo
 import type { RedisCalls } from "../connection/redis-calls.js";
 import type { RedisKeyLayout } from "../keys/redis-key-layout.js";
 import { slotBatches } from "../keys/slot-batches.js";
-import { FREED, NOT_HELD } from "../scripts/lock-replies.js";
+import { FREED, NOT_HELD, releaseOutcome } from "../scripts/lock-replies.js";
 import { TOKEN_BLOCK } from "../scripts/lua-functions.js";
 import { ACQUIRE_ALL_SCRIPT, PASS_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "../scripts/multi-key-scripts.js";
 import type { RedisScript } from "../scripts/redis-script.js";
@@ -48,8 +48,8 @@ export class KeySets {
       (reply) => {
         const entries = reply as Exclude<AcquireAllReply, number>;
         if (typeof entries === "string" && !entries.includes(" ")) {
-          const shared = BigInt(entries);
-          return () => ({ acquired: true, fencingToken: shared, holdCount: 1, ttlMs });
+          const grant: DriverGranted = Object.freeze({ acquired: true, fencingToken: BigInt(entries), holdCount: 1, ttlMs });
+          return () => grant;
         }
         const each = typeof entries === "string" ? entries.split(" ") : entries;
         return (j) => keyGrant(each[j] as string | [string, number, number], ttlMs);
@@ -81,15 +81,18 @@ export class KeySets {
   /** One level of each key's hold dropped for `ownerSecret`; one outcome per key, in order. */
   async releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
     const { calls, layout } = this.#access;
-    const outcomes: Array<{ held: boolean; holdCount: number }> = keys.map(() => NOT_HELD);
     const owner = ownerPrefix(ownerSecret);
     const tags = keys.map((key) => layout.tag(key));
+    if (!this.#access.cluster) {
+      const left = (await calls.run("release", RELEASE_ALL_SCRIPT, tags, [owner])) as number | number[];
+      return typeof left === "number" ? tags.map(() => FREED) : left.map((count) => releaseOutcome(Number(count)));
+    }
+    const outcomes: Array<{ held: boolean; holdCount: number }> = keys.map(() => NOT_HELD);
     await Promise.all(
       this.#slots(tags).map(async (slot) => {
         const left = (await calls.run("release", RELEASE_ALL_SCRIPT, slotTags(tags, slot), [owner])) as number | number[];
         slot.forEach((index, j) => {
-          const count = typeof left === "number" ? left : Number(left[j]);
-          outcomes[index] = count < 0 ? NOT_HELD : count === 0 ? FREED : { held: true, holdCount: count };
+          outcomes[index] = releaseOutcome(typeof left === "number" ? left : Number(left[j]));
         });
       }),
     );
@@ -110,9 +113,16 @@ export class KeySets {
     grantOf: (reply: unknown) => (j: number) => DriverGranted,
   ): Promise<DriverGranted[] | DriverRefused> {
     const { calls, layout } = this.#access;
+    const tags = requests.map(({ key }) => layout.tag(key));
+    if (!this.#access.cluster) {
+      // One call for the whole set: nothing to give back when it refuses.
+      const reply = await calls.run("acquire", script, tags, args);
+      if (typeof reply === "number") return { acquired: false, retryAfterMs: retryAfterMs(reply) };
+      const grant = grantOf(reply);
+      return requests.map((_, j) => grant(j));
+    }
     const grants: DriverGranted[] = [];
     const done: number[] = [];
-    const tags = requests.map(({ key }) => layout.tag(key));
     for (const slot of this.#slots(tags)) {
       const reply = await calls.run("acquire", script, slotTags(tags, slot), args).catch(async (error: unknown) => {
         await this.#giveBack(requests, done);

@@ -50,5 +50,10 @@ export function releaseResult(reply: ReleaseReply, request: LocalOffer | string,
     return FREED;
   }
   if (reply === 0) lines?.passed(typeof request === "string" ? request : request.key, false);
-  return reply === 0 ? FREED : reply < 0 ? NOT_HELD : { held: true, holdCount: reply };
+  return releaseOutcome(reply);
+}
+
+/** A release script's hold count left (-1 when the owner did not hold the key) as the release's outcome. */
+export function releaseOutcome(countLeft: number): { held: boolean; holdCount: number } {
+  return countLeft === 0 ? FREED : countLeft < 0 ? NOT_HELD : { held: true, holdCount: countLeft };
 }
