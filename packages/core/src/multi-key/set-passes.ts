@@ -52,7 +52,7 @@ export class SetPasses {
 
   /** Whether a set of `keys` (in the global order) asking `ttlMs` lingers here to be passed. */
   lingers(keys: readonly string[], ttlMs: number): boolean {
-    return this.anyLingers && this.#lingering.get(signature(keys))?.holds[0]?.ttlMs === ttlMs;
+    return this.#lingering.get(signature(keys))?.holds[0]?.ttlMs === ttlMs;
   }
 
   /** Whether any set lingers here: when none does, a call need not ask about its own. */

@@ -15,10 +15,6 @@ export class ReleaseBatch {
   #results: PromiseSettledResult<void>[] | undefined;
   #done: Promise<unknown> | undefined;
 
-  get size(): number {
-    return this.holds.length;
-  }
-
   /** Adds `handle`'s level of `hold` (`detached`: an earlier try let go of it locally); answers its place in the batch. */
   join(hold: Hold, detached: boolean, handle: LockHandle): number {
     if (hold.openHandles <= 1) hold.releasing = true;

@@ -141,9 +141,9 @@ export class KeySets {
     return grants;
   }
 
-  /** Index groups of the keys' `tags`, one per Cluster slot, in the order of each slot's first key (one without a cluster). */
+  /** Index groups of the keys' `tags` on a Cluster, one per slot, in the order of each slot's first key. */
   #slots(tags: readonly string[]): number[][] {
-    return this.#access.cluster ? slotBatches(tags, true, Math.max(1, tags.length)) : [tags.map((_, i) => i)];
+    return slotBatches(tags, true, Math.max(1, tags.length));
   }
 
   /** Releases the keys at `indexes` that an earlier slot's script took or moved, before a later slot refused or failed. */
