@@ -31,7 +31,7 @@ export function describeSessionConformance(name: string, url: string, server: Se
 export const uniqueKey = (name: string) => `${name}-${crypto.randomUUID()}`;
 
 /** Resolves once the server shows a waiter queued on `lockKey` (inspect's `waiters`); there is no event for it. */
-export async function queuedOnServer(provider: SqlLockProvider, lockKey: string): Promise<void> {
+export async function queuedOnServer(provider: Pick<SqlLockProvider, "inspect">, lockKey: string): Promise<void> {
   const deadline = monotonicNow() + 5_000;
   while (((await provider.inspect(lockKey))?.waiters ?? 0) === 0) {
     if (monotonicNow() > deadline) throw new Error(`no waiter on ${lockKey} within 5 s`);

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { sessionAbortTests } from "../../test/session-abort-tests.js";
 import { sessionLossTests, sessionProviders, spawnHolder, uniqueKey } from "../../test/session-lock-tests.js";
 import { sessionPermitTests } from "../../test/session-permit-tests.js";
+import { sessionPickTests } from "../../test/session-pick-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
 import { sessionLockId } from "../session/session-lock-id.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
@@ -28,6 +29,8 @@ async function holdingConnection(lockKey: string): Promise<number | null> {
 
 describe("mariadb session mode", () => {
   sessionAbortTests(provider);
+
+  sessionPickTests(url);
 
   sessionLossTests({
     url,

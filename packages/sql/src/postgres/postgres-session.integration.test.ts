@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sessionAbortTests } from "../../test/session-abort-tests.js";
 import { sessionLossTests, sessionProviders } from "../../test/session-lock-tests.js";
 import { sessionPermitTests } from "../../test/session-permit-tests.js";
+import { sessionPickTests } from "../../test/session-pick-tests.js";
 import { DEFAULT_SQL_LOCK_OPTIONS } from "../options/sql-lock-provider-options.js";
 import { sessionLockId } from "../session/session-lock-id.js";
 import { SqlLockProvider } from "../sql-lock-provider.js";
@@ -47,6 +48,8 @@ describe("postgres session mode", () => {
   });
 
   sessionAbortTests(provider);
+
+  sessionPickTests(url);
 
   sessionLossTests({
     url,

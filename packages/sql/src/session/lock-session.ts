@@ -43,11 +43,11 @@ export interface HeldSessionLock extends SessionLease {
   holdCount: number;
 }
 
-export function openedSession(connection: SessionConnection, waiting: boolean): LockSession {
+export function openedSession(connection: SessionConnection): LockSession {
   const gone = new AbortController();
   // Every hold on the session follows this signal, so it has as many listeners as the session has locks.
   setMaxListeners(0, gone.signal);
-  return { connection, locks: new Set(), permits: new Set(), gone, waiting, inFlight: 0, idleLimitMs: 0 };
+  return { connection, locks: new Set(), permits: new Set(), gone, waiting: false, inFlight: 0, idleLimitMs: 0 };
 }
 
 /** Moves the hold's lease end to `ttlMs` from now, never earlier than it was. */

@@ -55,21 +55,12 @@ export class SessionLockSpace {
   async #tryAcquire(request: DriverAcquireRequest): Promise<DriverAcquireResult> {
     const local = this.#reenter(request);
     if (local !== undefined) return local;
-    return this.pool.onLive(
-      () => this.pool.holdingSession(),
-      async (session) => {
-        if (this.pool.needsIdleLimit(session, request.ttlMs)) await this.pool.limitIdle(session, request.ttlMs);
-        const id = this.#ids.of(request.key);
-        session.inFlight++;
-        let token: bigint | null;
-        try {
-          token = await session.connection.tryLock(id);
-        } finally {
-          session.inFlight--;
-        }
-        return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, session, id, token);
-      },
-    );
+    return this.pool.onHolding(async (session) => {
+      if (this.pool.needsIdleLimit(session, request.ttlMs)) await this.pool.limitIdle(session, request.ttlMs);
+      const id = this.#ids.of(request.key);
+      const token = await session.connection.tryLock(id);
+      return token === null ? { acquired: false, retryAfterMs: UNKNOWN_HOLD_MS } : this.#register(request, session, id, token);
+    });
   }
 
   #endTurn(key: string, settled: Promise<unknown>): void {
@@ -79,23 +70,15 @@ export class SessionLockSpace {
   /** Waits in the server's queue on a session of its own; `signal` cancels the wait there and rejects with its reason. */
   async acquire(request: DriverAcquireRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
-    return this.pool.onLive(
-      () => this.pool.waitingSession(),
-      async (session) => {
-        try {
-          await this.pool.limitIdle(session, request.ttlMs);
-          const id = this.#ids.of(request.key);
-          // The server starts the lease (the session's idle limit) when it grants, at some moment after this: a grant
-          // read late (a frozen process) is then not fresh, and core proves it with a renewal before handing it out.
-          const sentAt = monotonicNow();
-          const token = await this.waitOnServer(session, id, signal);
-          return this.#register(request, session, id, token, await this.#leaseStart(session, sentAt, request.ttlMs));
-        } finally {
-          session.waiting = false;
-        }
-      },
-      signal,
-    );
+    return this.pool.onWaiting(async (session) => {
+      await this.pool.limitIdle(session, request.ttlMs);
+      const id = this.#ids.of(request.key);
+      // The server starts the lease (the session's idle limit) when it grants, at some moment after this: a grant
+      // read late (a frozen process) is then not fresh, and core proves it with a renewal before handing it out.
+      const sentAt = monotonicNow();
+      const token = await this.waitOnServer(session, id, signal);
+      return this.#register(request, session, id, token, await this.#leaseStart(session, sentAt, request.ttlMs));
+    }, signal);
   }
 
   /**
@@ -195,8 +178,7 @@ export class SessionLockSpace {
 
   async inspect(key: string): Promise<LockState | null> {
     const id = this.#ids.of(key);
-    const session = await this.pool.holdingSession();
-    const view = await this.pool.on(session, () => this.#dialect.view(session.connection, id));
+    const view = await this.pool.onHolding((session) => this.#dialect.view(session.connection, id));
     if (view.holderSessionId === undefined) return null;
     const lock = this.#locks.get(key);
     if (lock !== undefined && lock.session.connection.sessionId === view.holderSessionId) {
@@ -215,8 +197,7 @@ export class SessionLockSpace {
       this.#loseSession(lock.session, "it was force-released (its database session was ended)");
       return true;
     }
-    const session = await this.pool.holdingSession();
-    return this.pool.on(session, () => this.#dialect.endHolder(session.connection, this.#ids.of(key)));
+    return this.pool.onHolding((session) => this.#dialect.endHolder(session.connection, this.#ids.of(key)));
   }
 
   /** Ends every connection: the server frees their locks. */

@@ -68,51 +68,40 @@ export class SessionPermits {
     };
   }
 
-  /** One attempt; sent on a session the server has just ended, it runs again on another (`SessionPool.onLive`). */
+  /** One attempt; sent on a session the server has just ended, it runs again on another (`SessionPool.onHolding`). */
   tryAcquire(request: DriverPermitRequest): Promise<DriverAcquireResult> {
     const { pool } = this.#space;
-    return pool.onLive(
-      () => pool.holdingSession(),
-      (session) => this.#attempt(session, request, false),
-    );
+    return pool.onHolding((session) => this.#attempt(session, request, false));
   }
 
   /** Queues for the line on a session of its own, then, at its head, attempts until granted; `signal` leaves the line. */
   acquire(request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted> {
     signal.throwIfAborted();
     const { pool } = this.#space;
-    return pool.onLive(
-      () => pool.waitingSession(),
-      (session) => this.#waitInLine(session, request, signal),
-      signal,
-    );
+    return pool.onWaiting((session) => this.#waitInLine(session, request, signal), signal);
   }
 
   async #waitInLine(session: LockSession, request: DriverPermitRequest, signal: AbortSignal): Promise<DriverGranted> {
+    const { line } = this.#semaphore(request.key);
+    await this.#space.waitOnServer(session, line, signal);
+    const wake = new Latch("spent-by-wait");
+    this.#heads.set(request.key, wake);
     try {
-      const { line } = this.#semaphore(request.key);
-      await this.#space.waitOnServer(session, line, signal);
-      const wake = new Latch("spent-by-wait");
-      this.#heads.set(request.key, wake);
-      try {
-        for (let pause = MIN_POLL_INTERVAL_MS; ; pause = Math.min(pause * 2, MAX_POLL_INTERVAL_MS)) {
-          const result = await this.#attempt(session, request, true);
-          if (result.acquired) {
-            // Granted as the wait was given up: give it back before rejecting.
-            if (signal.aborted) await this.release(request.key, request.ownerSecret).catch(() => session.connection.end());
-            signal.throwIfAborted();
-            return result;
-          }
-          await wake.wait(pause, signal);
+      for (let pause = MIN_POLL_INTERVAL_MS; ; pause = Math.min(pause * 2, MAX_POLL_INTERVAL_MS)) {
+        const result = await this.#attempt(session, request, true);
+        if (result.acquired) {
+          // Granted as the wait was given up: give it back before rejecting.
+          if (signal.aborted) await this.release(request.key, request.ownerSecret).catch(() => session.connection.end());
           signal.throwIfAborted();
+          return result;
         }
-      } finally {
-        if (this.#heads.get(request.key) === wake) this.#heads.delete(request.key);
-        // Before the grant is handed out, so the next in line is the head as soon as this one holds.
-        await this.#space.pool.on(session, () => session.connection.unlock(line)).catch(() => session.connection.end());
+        await wake.wait(pause, signal);
+        signal.throwIfAborted();
       }
     } finally {
-      session.waiting = false;
+      if (this.#heads.get(request.key) === wake) this.#heads.delete(request.key);
+      // Before the grant is handed out, so the next in line is the head as soon as this one holds.
+      await this.#space.pool.on(session, () => session.connection.unlock(line)).catch(() => session.connection.end());
     }
   }
 
@@ -146,10 +135,11 @@ export class SessionPermits {
   }
 
   async inspect(name: string): Promise<SemaphoreState | null> {
-    const session = await this.#space.pool.holdingSession();
     const ids = this.#semaphore(name);
-    await this.#ready(session);
-    const view = await this.#space.pool.on(session, () => this.#dialect.read(session.connection, ids.rows, ids.line));
+    const view = await this.#space.pool.onHolding(async (session) => {
+      await this.#ready(session);
+      return this.#dialect.read(session.connection, ids.rows, ids.line);
+    });
     const live = view.rows.filter((row) => row.live);
     if (live.length === 0 && view.waiters === 0) return null;
     const local = new Map([...this.#grants.values()].filter((grant) => grant.name === name).map((grant) => [grant.token, grant]));
