@@ -20,6 +20,7 @@ export { RedisLockDriver } from "./redis-lock-driver.js";
 export type { RedisLockDriverConfig } from "./redis-lock-driver-config.js";
 export { RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 export { KEEP_QUEUE, NOW_US, TOKEN_BLOCK } from "./scripts/lua-functions.js";
+export { ACQUIRE_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "./scripts/multi-key-scripts.js";
 export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";
 export { HOLD_FUNCTIONS, OWNS_STORED_HOLD, ownerPrefix, parseStoredHold, storedHold } from "./scripts/stored-hold.js";
