@@ -12,19 +12,24 @@
  * Subjects take turns (order alternating); per turn: ops/s, client CPU (`process.cpuUsage()`) and the server's script
  * time (INFO commandstats `usec` of EVAL and EVALSHA) per acquire+release. Medians of the turns.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { parseLockUrl } from "@distlock/core/internal";
 import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
-import { ACQUIRE_ALL_SCRIPT, createRespConnection, ownerPrefix, RELEASE_ALL_SCRIPT, RedisKeyLayout } from "@distlock/redis/internal";
+import { ACQUIRE_ALL_SCRIPT, createRespConnection, ownerPrefix, RELEASE_ALL_SCRIPT, RedisKeyLayout, RedisScript } from "@distlock/redis/internal";
 import { startRedis } from "@distlock/test-servers";
 import { Redlock } from "@sesamecare-oss/redlock";
 import { Redis } from "ioredis";
+import { median } from "../harness/index.js";
+import { loadScripts } from "../redis/load-scripts.js";
+import { ServerCounters } from "../redis/server-counters.js";
 
 const TTL_MS = 10_000;
 const WARM_UP = 300;
 
 /** "H" .. lease deadline ms (13 digits) .. token (16 digits, µs) .. owner prefix; free: "F" .. 13 zeros .. last token. */
-const RECORD_ACQUIRE = `local t = redis.call("TIME")
+const RECORD_ACQUIRE = new RedisScript(
+  "probe:record-acquire",
+  `local t = redis.call("TIME")
 local clock_text = t[1] .. string.rep("0", 6 - #t[2]) .. t[2]
 local now_ms = t[1] * 1000 + math.floor(t[2] / 1000)
 local now_text, deadline = string.format("%.0f", now_ms), string.format("%.0f", now_ms + tonumber(ARGV[2]))
@@ -42,9 +47,13 @@ for i = 1, #KEYS do
   writes[2 * i - 1], writes[2 * i] = KEYS[i], value
 end
 redis.call("MSET", unpack(writes))
-return clock_text`;
+return clock_text`,
+  "variable",
+);
 
-const RECORD_RELEASE = `local records = redis.call("MGET", unpack(KEYS))
+const RECORD_RELEASE = new RedisScript(
+  "probe:record-release",
+  `local records = redis.call("MGET", unpack(KEYS))
 local mine, sub = ARGV[1], string.sub
 local writes, freed = {}, {}
 for i = 1, #KEYS do
@@ -55,7 +64,9 @@ for i = 1, #KEYS do
   writes[2 * i - 1], writes[2 * i] = KEYS[i], freed[token]
 end
 redis.call("MSET", unpack(writes))
-return 0`;
+return 0`,
+  "variable",
+);
 
 type Turn = (key: string) => Promise<void>;
 
@@ -65,26 +76,19 @@ interface Measured {
   readonly server: number[];
 }
 
-const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
-
-async function scriptMicros(admin: Redis): Promise<number> {
-  const info = await admin.info("commandstats");
-  let micros = 0;
-  for (const match of info.matchAll(/cmdstat_(?:evalsha|eval):calls=\d+,usec=(\d+)/g)) micros += Number(match[1]);
-  return micros;
-}
+const SCRIPT_COMMANDS = ["evalsha", "eval"];
 
 const count = Number(process.argv[2] ?? 32);
 const rounds = Number(process.argv[3] ?? 12);
 const perTurn = Number(process.argv[4] ?? 1000);
 const server = await startRedis();
 const admin = new Redis(server.url);
+const counters = new ServerCounters(server.url);
 const sesamecareClient = new Redis(server.url);
 const connection = createRespConnection(parseLockUrl(server.url), DEFAULT_REDIS_LOCK_OPTIONS);
 try {
   if (connection === undefined) throw new Error("not one server");
-  for (const lua of [RECORD_ACQUIRE, RECORD_RELEASE, ACQUIRE_ALL_SCRIPT.lua, RELEASE_ALL_SCRIPT.lua]) await admin.script("LOAD", lua);
+  await loadScripts(admin, [RECORD_ACQUIRE, RECORD_RELEASE, ACQUIRE_ALL_SCRIPT, RELEASE_ALL_SCRIPT]);
   const layout = new RedisKeyLayout(DEFAULT_REDIS_LOCK_OPTIONS.prefix);
   const keys = (key: string) => Array.from({ length: count }, (_, i) => `${key}:${i}`);
   const twoScripts =
@@ -106,8 +110,8 @@ try {
       (owner) => [owner, TTL_MS, "probe"],
     ),
     "one record": twoScripts(
-      sha1(RECORD_ACQUIRE),
-      sha1(RECORD_RELEASE),
+      RECORD_ACQUIRE.sha,
+      RECORD_RELEASE.sha,
       (key) => keys(key).map((name) => `{distlock}:record:${name}`),
       (owner) => [owner, TTL_MS],
     ),
@@ -123,7 +127,7 @@ try {
     for (const name of round % 2 === 0 ? names : [...names].reverse()) {
       const turn = subjects[name] as Turn;
       const into = measured.get(name) as Measured;
-      const micros = await scriptMicros(admin);
+      const micros = (await counters.commandStats(SCRIPT_COMMANDS)).usec;
       const cpu = process.cpuUsage();
       const started = performance.now();
       for (let i = 0; i < perTurn; i++) await turn(`set:${name}`);
@@ -131,7 +135,7 @@ try {
       const used = process.cpuUsage(cpu);
       into.ops.push(perTurn / seconds);
       into.cpu.push((used.user + used.system) / perTurn);
-      into.server.push(((await scriptMicros(admin)) - micros) / perTurn);
+      into.server.push(((await counters.commandStats(SCRIPT_COMMANDS)).usec - micros) / perTurn);
     }
   }
   const peer = measured.get("sesamecare") as Measured;
@@ -149,6 +153,7 @@ try {
 } finally {
   connection?.disconnect();
   admin.disconnect();
+  await counters.close();
   sesamecareClient.disconnect();
   await server.close();
 }
