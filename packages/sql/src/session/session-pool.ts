@@ -100,11 +100,11 @@ export class SessionPool {
 
   /** Runs `statement` on `session`, counted as in flight there (so the least busy session is picked for others). */
   async on<T>(session: LockSession, statement: () => Promise<T>): Promise<T> {
-    session.inFlight++;
+    claimHolding(session);
     try {
       return await statement();
     } finally {
-      session.inFlight--;
+      releaseHolding(session);
     }
   }
 
