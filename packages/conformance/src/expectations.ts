@@ -41,19 +41,28 @@ export function aborted(signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => signal.addEventListener("abort", () => resolve(signal.reason), { once: true }));
 }
 
-/** How late a timer may run after another due at the same time: both go in one pass of the event loop. */
-export const TIMER_ORDER_SLACK_MS = 15;
+/** How long after its deadline a signal may abort: the timers due by then run first, whatever the scheduler does. */
+const TIMER_ORDER_SLACK_MS = 15;
 
 /**
- * How many ms `signal` aborted after a timer armed now for `deadline` (monotonic ms) fired; negative if it came
- * first, Infinity if it never did within `timeoutMs`. On a loaded machine every timer runs late, so a deadline is
- * only missed when the abort comes after a timer that was due at the same moment, not after the clock passes it.
+ * Whether `signal` aborted by `deadline` (monotonic ms): `"in time"`, or why not. Judged by the order of timers, not by
+ * clocks read in their callbacks: when a timer armed now for the deadline fires, a second one is armed for
+ * `TIMER_ORDER_SLACK_MS` later, and the abort must come before that one fires. Node runs due timers in deadline order,
+ * so a process descheduled between two callbacks of one pass (tens of ms on a loaded machine) cannot fail a signal that
+ * aborted on time, while one armed too late still does. Gives up after `timeoutMs`.
  */
-export async function abortLateness(signal: AbortSignal, deadline: number, timeoutMs: number): Promise<number> {
-  const abortedAt = Promise.race([aborted(signal).then(() => monotonicNow()), elapse(timeoutMs).then(() => Number.POSITIVE_INFINITY)]);
-  const dueAt = elapse(Math.max(0, deadline - monotonicNow())).then(() => monotonicNow());
-  const [abortTime, dueTime] = await Promise.all([abortedAt, dueAt]);
-  return abortTime - dueTime;
+export async function abortByDeadline(signal: AbortSignal, deadline: number, timeoutMs: number): Promise<string> {
+  let abortedAt: number | undefined;
+  const abort = aborted(signal).then(() => {
+    abortedAt = monotonicNow();
+  });
+  await elapse(Math.max(0, deadline - monotonicNow()));
+  await elapse(TIMER_ORDER_SLACK_MS);
+  const overAt = monotonicNow();
+  if (abortedAt !== undefined && abortedAt <= overAt) return "in time";
+  await Promise.race([abort, elapse(timeoutMs)]);
+  if (abortedAt === undefined) return `never aborted within ${timeoutMs} ms`;
+  return `late: aborted ${Math.round(abortedAt - deadline)} ms after the deadline, after a timer due ${TIMER_ORDER_SLACK_MS} ms past it had fired`;
 }
 
 /** Resolves after `ms`; for waiting on time itself (leases), never as a stand-in for an event. */

@@ -15,7 +15,7 @@ export { describeWaiting } from "./areas/waiting.js";
 export { type CohortGrant, comeBackUntilServed, comeBackWhileRemoteWaits, passAlong, takeCohortTurn } from "./cohort-turns.js";
 export { type CountingWaits, countingWaits } from "./counting-waits.js";
 export { describeLockProvider } from "./describe-lock-provider.js";
-export { aborted, abortLateness, invalidConfigOf, TIMER_ORDER_SLACK_MS } from "./expectations.js";
+export { abortByDeadline, aborted, invalidConfigOf } from "./expectations.js";
 export { KeyWitnesses } from "./key-witnesses.js";
 export type { ConformanceConfig, ConformanceFaults, ConformanceOptions, ResolvedConformanceOptions } from "./suite-options.js";
 export { resolveConformanceOptions } from "./suite-options.js";
