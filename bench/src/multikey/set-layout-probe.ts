@@ -7,6 +7,9 @@
  * - one record: a sketch of one never-expiring record per name that keeps the hold, its lease deadline (judged against
  *   the server's clock) and the last token, so a set is one `MGET` and one `MSET` to take and the same to give back.
  *   It has no waiting line, holder label or re-entry: it prices the layout, it does not implement it.
+ * - slot floor: today's scripts with the per-key fencing counters replaced by one counter for the whole slot (the last
+ *   of KEYS), read with one `GET` and set with one `SET`: a token that rises per slot rises per key. Only the common
+ *   case (every key free, no line) is written; it prices dropping the counters' `MGET` and `MSET`, it does not implement it.
  * - sesamecare's `acquire([…])` and `release()` on one node.
  *
  * Subjects take turns (order alternating); per turn: ops/s, client CPU (`process.cpuUsage()`) and the server's script
@@ -15,7 +18,16 @@
 import { randomUUID } from "node:crypto";
 import { parseLockUrl } from "@distlock/core/internal";
 import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
-import { ACQUIRE_ALL_SCRIPT, createRespConnection, ownerPrefix, RELEASE_ALL_SCRIPT, RedisKeyLayout, RedisScript } from "@distlock/redis/internal";
+import {
+  ACQUIRE_ALL_SCRIPT,
+  CLOCK_TEXT,
+  counterAtOrPast,
+  createRespConnection,
+  ownerPrefix,
+  RELEASE_ALL_SCRIPT,
+  RedisKeyLayout,
+  RedisScript,
+} from "@distlock/redis/internal";
 import { startRedis } from "@distlock/test-servers";
 import { Redlock } from "@sesamecare-oss/redlock";
 import { Redis } from "ioredis";
@@ -68,6 +80,24 @@ return 0`,
   "variable",
 );
 
+/** Today's common case with one fencing counter for the slot (the last of KEYS) instead of one per key. */
+const SLOT_FLOOR_ACQUIRE = new RedisScript(
+  "probe:slot-floor-acquire",
+  `local mine, ttl, holder = ARGV[1], ARGV[2], ARGV[3]
+local count = #KEYS - 1
+local names = {}
+for i = 1, count do names[2 * i - 1], names[2 * i] = KEYS[i] .. ":lock", KEYS[i] .. ":queue" end
+${CLOCK_TEXT}
+if redis.call("EXISTS", unpack(names)) ~= 0 then return -1 end
+local token, last = clock_text, redis.call("GET", KEYS[#KEYS])
+if ${counterAtOrPast("last")} then token = string.format("%.0f", tonumber(last) + 1) end
+local value = mine .. "1 " .. token .. " - " .. holder
+for i = 1, count do redis.call("SET", names[2 * i - 1], value, "PX", ttl) end
+redis.call("SET", KEYS[#KEYS], token)
+return token`,
+  "variable",
+);
+
 type Turn = (key: string) => Promise<void>;
 
 interface Measured {
@@ -88,15 +118,22 @@ const sesamecareClient = new Redis(server.url);
 const connection = createRespConnection(parseLockUrl(server.url), DEFAULT_REDIS_LOCK_OPTIONS);
 try {
   if (connection === undefined) throw new Error("not one server");
-  await loadScripts(admin, [RECORD_ACQUIRE, RECORD_RELEASE, ACQUIRE_ALL_SCRIPT, RELEASE_ALL_SCRIPT]);
+  await loadScripts(admin, [RECORD_ACQUIRE, RECORD_RELEASE, SLOT_FLOOR_ACQUIRE, ACQUIRE_ALL_SCRIPT, RELEASE_ALL_SCRIPT]);
   const layout = new RedisKeyLayout(DEFAULT_REDIS_LOCK_OPTIONS.prefix);
   const keys = (key: string) => Array.from({ length: count }, (_, i) => `${key}:${i}`);
   const twoScripts =
-    (acquireSha: string, releaseSha: string, names: (key: string) => string[], args: (owner: string) => (string | number)[]): Turn =>
+    (
+      acquireSha: string,
+      releaseSha: string,
+      names: (key: string) => string[],
+      args: (owner: string) => (string | number)[],
+      extraAcquireKeys: string[] = [],
+    ): Turn =>
     async (key) => {
       const sent = names(key);
       const owner = ownerPrefix(randomUUID());
-      const granted = await connection.evalsha(acquireSha, sent.length, sent, args(owner));
+      const acquireKeys = [...sent, ...extraAcquireKeys];
+      const granted = await connection.evalsha(acquireSha, acquireKeys.length, acquireKeys, args(owner));
       if (typeof granted !== "string") throw new Error(`${key}: not granted (${String(granted)})`);
       const left = await connection.evalsha(releaseSha, sent.length, sent, [owner]);
       if (left !== 0) throw new Error(`${key}: release left ${JSON.stringify(left)}`);
@@ -108,6 +145,13 @@ try {
       RELEASE_ALL_SCRIPT.sha,
       (key) => keys(key).map((name) => layout.tag(name)),
       (owner) => [owner, TTL_MS, "probe"],
+    ),
+    "slot floor": twoScripts(
+      SLOT_FLOOR_ACQUIRE.sha,
+      RELEASE_ALL_SCRIPT.sha,
+      (key) => keys(key).map((name) => layout.tag(name)),
+      (owner) => [owner, TTL_MS, "probe"],
+      ["{distlock}:floor"],
     ),
     "one record": twoScripts(
       RECORD_ACQUIRE.sha,
