@@ -49,7 +49,8 @@ const TIMER_ORDER_SLACK_MS = 15;
  * clocks read in their callbacks: when a timer armed now for the deadline fires, a second one is armed for
  * `TIMER_ORDER_SLACK_MS` later, and the abort must come before that one fires. Node runs due timers in deadline order,
  * so a process descheduled between two callbacks of one pass (tens of ms on a loaded machine) cannot fail a signal that
- * aborted on time, while one armed too late still does. Gives up after `timeoutMs`.
+ * aborted on time, while one armed too late still does, unless a stall spans both the deadline and the late abort (the
+ * price of never failing a punctual one). Gives up after `timeoutMs`.
  */
 export async function abortByDeadline(signal: AbortSignal, deadline: number, timeoutMs: number): Promise<string> {
   let abortedAt: number | undefined;
