@@ -52,13 +52,14 @@ class LongFirstSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const seconds = (file: TestSpecification) => knownDurations[relative(root, file.moduleId)] ?? 0;
     const longestFirst = (a: TestSpecification, b: TestSpecification) => seconds(b) - seconds(a);
-    const long = sorted.filter((file) => seconds(file) >= LONG_FILE_SECONDS).sort(longestFirst);
+    const long: TestSpecification[] = [];
     const byProject = new Map<string, TestSpecification[]>();
     for (const file of sorted) {
-      if (seconds(file) >= LONG_FILE_SECONDS) continue;
-      const name = file.project.name;
-      byProject.set(name, [...(byProject.get(name) ?? []), file]);
+      const group = seconds(file) >= LONG_FILE_SECONDS ? long : byProject.get(file.project.name);
+      if (group === undefined) byProject.set(file.project.name, [file]);
+      else group.push(file);
     }
+    long.sort(longestFirst);
     const total = (group: TestSpecification[]) => group.reduce((sum, file) => sum + seconds(file), 0);
     const short = [...byProject.values()].sort((a, b) => total(b) - total(a)).flatMap((group) => group.sort(longestFirst));
     return [...long, ...short];

@@ -1,5 +1,5 @@
 /**
- * The server's time for one set of N keys under two Redis layouts, and sesamecare's: `node bench/dist/multikey/set-layout-probe.js [N] [rounds] [per turn]`.
+ * The server's time for one set of N keys under three Redis layouts, and sesamecare's: `node bench/dist/multikey/set-layout-probe.js [N] [rounds] [per turn]`.
  *
  * - today: distlock's own set scripts (`ACQUIRE_ALL_SCRIPT`, `RELEASE_ALL_SCRIPT`) on its RESP connection: per key a
  *   lock key written with its own `SET … PX` (native expiry), a queue name in one `EXISTS`, and a fencing counter in one
@@ -8,7 +8,8 @@
  *   the server's clock) and the last token, so a set is one `MGET` and one `MSET` to take and the same to give back.
  *   It has no waiting line, holder label or re-entry: it prices the layout, it does not implement it.
  * - slot floor: today's scripts with the per-key fencing counters replaced by one counter for the whole slot (the last
- *   of KEYS), read with one `GET` and set with one `SET`: a token that rises per slot rises per key. Only the common
+ *   of KEYS), drawn as the single-key acquire draws its own (`drawTokenInline`: one `SET … GET`, a second `SET` only when
+ *   the counter is at or past the clock): a token that rises per slot rises per key. Only the common
  *   case (every key free, no line) is written; it prices dropping the counters' `MGET` and `MSET`, it does not implement it.
  * - sesamecare's `acquire([…])` and `release()` on one node.
  *
@@ -21,8 +22,8 @@ import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
 import {
   ACQUIRE_ALL_SCRIPT,
   CLOCK_TEXT,
-  counterAtOrPast,
   createRespConnection,
+  drawTokenInline,
   ownerPrefix,
   RELEASE_ALL_SCRIPT,
   RedisKeyLayout,
@@ -41,9 +42,8 @@ const WARM_UP = 300;
 /** "H" .. lease deadline ms (13 digits) .. token (16 digits, µs) .. owner prefix; free: "F" .. 13 zeros .. last token. */
 const RECORD_ACQUIRE = new RedisScript(
   "probe:record-acquire",
-  `local t = redis.call("TIME")
-local clock_text = t[1] .. string.rep("0", 6 - #t[2]) .. t[2]
-local now_ms = t[1] * 1000 + math.floor(t[2] / 1000)
+  `${CLOCK_TEXT}
+local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
 local now_text, deadline = string.format("%.0f", now_ms), string.format("%.0f", now_ms + tonumber(ARGV[2]))
 local records = redis.call("MGET", unpack(KEYS))
 local mine, sub, byte = ARGV[1], string.sub, string.byte
@@ -87,13 +87,10 @@ const SLOT_FLOOR_ACQUIRE = new RedisScript(
 local count = #KEYS - 1
 local names = {}
 for i = 1, count do names[2 * i - 1], names[2 * i] = KEYS[i] .. ":lock", KEYS[i] .. ":queue" end
-${CLOCK_TEXT}
 if redis.call("EXISTS", unpack(names)) ~= 0 then return -1 end
-local token, last = clock_text, redis.call("GET", KEYS[#KEYS])
-if ${counterAtOrPast("last")} then token = string.format("%.0f", tonumber(last) + 1) end
+${drawTokenInline("KEYS[#KEYS]")}
 local value = mine .. "1 " .. token .. " - " .. holder
 for i = 1, count do redis.call("SET", names[2 * i - 1], value, "PX", ttl) end
-redis.call("SET", KEYS[#KEYS], token)
 return token`,
   "variable",
 );
