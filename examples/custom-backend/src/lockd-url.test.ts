@@ -31,9 +31,10 @@ async function configError(creating: () => unknown): Promise<InvalidConfigError>
 }
 
 describe("lockd URLs", () => {
-  // First in the file: nothing has registered the scheme yet (each test file has its own copy of core's registry).
-  it("createLockProvider does not know lockd:// until the backend registers its scheme, then reaches it", async () => {
-    expect((await configError(() => createLockProvider(lockd.url))).field).toBe("url.scheme");
+  // Test files share their worker's modules, so another file may have registered lockd already: the refusal is shown on
+  // a scheme nobody registers.
+  it("createLockProvider refuses a scheme no backend registered, and reaches lockd:// once the backend registers its scheme", async () => {
+    expect((await configError(() => createLockProvider(lockd.url.replace(/^lockd:/, "lockd-unregistered:")))).field).toBe("url.scheme");
     registerLockBackend(lockBackend.name, createLockProviderFromConfig, { schemes: lockBackend.schemes });
     const provider = await createLockProvider(`${lockd.url}?commandTimeoutMs=2000&prefix=url-test:`);
     const other = await createLockProvider({ url: lockd.url, prefix: "url-test:", holderLabel: "observer" });

@@ -8,10 +8,13 @@ import { runRow } from "./runner/run-row.js";
 /**
  * The multi-key faults of the short form: the pause, which found the set's late signal (finding 9) and a waiter's stale
  * hand-off (finding 8); both faults run in the long form (`--primitive multi-key`). Measured on 2026-11-28 (`npx
- * vitest run --project faults`, 2 vCPUs shared): 56.6 s and 61.8 s without multi-key rows, 73.7 s with
+ * vitest run tools/faults`, 2 vCPUs shared): 56.6 s and 61.8 s without multi-key rows, 73.7 s with
  * `holder-sigstop` on the three backends, 76.5 s with both faults.
  */
 const SHORT_FORM_MULTI_KEY_FAULTS: readonly FaultName[] = ["holder-sigstop"];
+
+/** One row injects its faults and waits out leases and recovery: longer than the suite's default bound. */
+const ROW_TIMEOUT_MS = 180_000;
 
 /** Options of {@link describeFaultMatrix}. */
 export interface ShortFormOptions {
@@ -29,7 +32,7 @@ export function describeFaultMatrix(backends: readonly BackendName[], options: S
   afterAll(() => fences.close());
 
   for (const backend of backends) {
-    describe(`${backend} under faults (short form)`, () => {
+    describe(`${backend} under faults (short form)`, { timeout: ROW_TIMEOUT_MS }, () => {
       let fixture: BackendFixture;
       beforeAll(async () => {
         fixture = await startBackend(backend);

@@ -36,7 +36,8 @@ describe("createLockProvider", () => {
   });
 
   it("rejects an unknown backend, naming the field", async () => {
-    const error = await rejection(createLockProvider({ backend: "zookeeper" }));
+    // Not a backend that registers itself on import (zookeeper, nats): test files share their worker's modules.
+    const error = await rejection(createLockProvider({ backend: "no-such-backend" }));
     expect(LockError.is(error, "INVALID_CONFIG")).toBe(true);
     expect(error?.field).toBe("backend");
   });
