@@ -5,7 +5,7 @@
 // - the packed package.json: no "distlock-source" condition (a workspace-only way to reach src/), and the publishing
 //   metadata (license, repository.directory, keywords, engines.node, publishConfig.access "public");
 // - publint --strict (warnings fail too);
-// - @arethetypeswrong/cli with --profile esm-only: the packages are ESM only ("type": "module", no CommonJS build, no
+// - @arethetypeswrong/core's checks as its CLI runs them with --profile esm-only: the packages are ESM only ("type": "module", no CommonJS build, no
 //   "require" condition), so attw's node10 resolution (no `exports` support) and node16-from-CJS (require of ESM,
 //   which Node >= 20.19, our engines floor, allows) are not targets; node16-from-ESM and bundler must be clean.
 // Also: every publishable package is in the changesets "fixed" group. Reads dist/, so build first (`npm run pack:check` does).
@@ -14,11 +14,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/core";
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const REQUIRED_FILES = ["package.json", "LICENSE", "README.md", "CHANGELOG.md"];
+/** The resolutions attw's `--profile esm-only` leaves out (see the top of this file). */
+const ESM_ONLY_IGNORED_RESOLUTIONS = ["node10", "node16-cjs"];
 const TEST_FILE = /(^|\/)test\/|\.test\.|\.test-support\./;
 
 const publishable = readdirSync(join(root, "packages"))
@@ -72,11 +75,25 @@ async function checkTarball(dir, pack) {
 
   const publint = await tool(bin("publint"), ["run", tarball, "--strict"]);
   if (!publint.ok) fail(`publint:\n${publint.output}`);
-  const attw = await tool(bin("attw"), [tarball, "--profile", "esm-only", "--format", "table-flipped", "--no-color"]);
+  const attw = await typesCheck(tarball);
   if (!attw.ok) fail(`attw:\n${attw.output}`);
 
   const entries = Object.keys(manifest.exports ?? {}).join(" ");
   return `${name.padEnd(22)} ${String(files.size).padStart(4)} files  publint ${publint.ok ? "ok" : "FAILED"}  attw (esm-only) ${attw.ok ? "ok" : "FAILED"}  [${entries}]`;
+}
+
+/**
+ * attw's checks of a tarball with `--profile esm-only`, run in this process: the CLI loaded TypeScript again for each
+ * package, most of its time.
+ */
+async function typesCheck(tarball) {
+  const analysis = await checkPackage(createPackageFromTarballData(new Uint8Array(readFileSync(tarball))));
+  if (!analysis.types) return { ok: false, output: "no types found" };
+  const problems = analysis.problems.filter((problem) => !ESM_ONLY_IGNORED_RESOLUTIONS.includes(problem.resolutionKind));
+  const described = problems.map(
+    ({ kind, entrypoint, resolutionKind }) => `${kind}${entrypoint ? ` at ${entrypoint}` : ""}${resolutionKind ? ` (${resolutionKind})` : ""}`,
+  );
+  return { ok: problems.length === 0, output: described.join("\n") };
 }
 
 /** Runs a checker; ok when it exits 0. */
