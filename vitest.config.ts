@@ -36,19 +36,16 @@ const sourceAliases = workspaceDirs().flatMap((dir) =>
 /** Seconds per slow test file, from a full run (`tools/test-durations.mjs` regenerates it). */
 const knownDurations: Record<string, number> = JSON.parse(readFileSync(join(root, "tools/test-durations.json"), "utf8"));
 
-/** A file known to take this many seconds or more starts before every shorter one. */
-const LONG_FILE_SECONDS = 30;
-
 /**
- * Long files first: a fresh clone has no vitest results cache, and the largest file (etcd's cluster conformance, ~140 s)
- * would otherwise start late and run alone at the end. The shorter files follow in vitest's own order.
+ * Longest known file first (`tools/test-durations.json` lists those over 5 s; the rest follow in vitest's order): a
+ * fresh clone has no vitest results cache, and in vitest's own order a 27 s file started 725 s in and ran alone for the
+ * last 28 s of the run.
  */
-class LongFirstSequencer extends BaseSequencer {
+class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const seconds = (file: TestSpecification) => knownDurations[relative(root, file.moduleId)] ?? 0;
-    const long = sorted.filter((file) => seconds(file) >= LONG_FILE_SECONDS).sort((a, b) => seconds(b) - seconds(a));
-    return [...long, ...sorted.filter((file) => seconds(file) < LONG_FILE_SECONDS)];
+    return sorted.sort((a, b) => seconds(b) - seconds(a));
   }
 }
 
@@ -72,6 +69,6 @@ export default defineConfig({
     // One test file more than there are cores, not vitest's cores − 1: the integration files mostly wait on servers and
     // leases. On 2 cores, 3 files at a time kept the CPU 73 % busy and the run took 6:54 instead of 9:22 with 2.
     maxWorkers: availableParallelism() + 1,
-    sequence: { sequencer: LongFirstSequencer },
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
