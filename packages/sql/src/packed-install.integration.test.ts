@@ -13,8 +13,9 @@ import { afterAll, expect, test } from "vitest";
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const sqlManifest = JSON.parse(readFileSync(join(repoRoot, "packages/sql/package.json"), "utf8")) as { peerDependencies: Record<string, string> };
-// The child npm and node must not inherit the settings `npm test` exports for the workspace (npm_config_*, npm_package_*).
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_")));
+// The child npm and node must not inherit the settings `npm test` exports for the workspace (npm_config_*, npm_package_*),
+// nor a DISTLOCK_* setting another file of this worker left: the app is a user's, with only core, sql and pg installed.
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|distlock_)/i.test(name)));
 
 const server = await startPostgres();
 const dir = mkdtempSync(join(tmpdir(), "distlock-packed-install-"));

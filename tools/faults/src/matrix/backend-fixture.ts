@@ -168,8 +168,14 @@ async function startSentinelBackend(backend: "redis-sentinel" | "redis-sentinel-
   });
 }
 
+/** A started backend; its `backendModule`, if any, is listed in `DISTLOCK_BACKENDS` until it closes. */
 function fixture(init: Omit<BackendFixture, typeof Symbol.asyncDispose>): BackendFixture {
-  return { ...init, [Symbol.asyncDispose]: () => init.close() };
+  const forget = init.backendModule === undefined ? () => undefined : useBackendModule(init.backendModule);
+  const close = async () => {
+    forget();
+    await init.close();
+  };
+  return { ...init, close, [Symbol.asyncDispose]: close };
 }
 
 /**
@@ -193,11 +199,22 @@ function startSqlBackend(
   });
 }
 
-/** Lets this process and the workers it starts from now on reach the backend that `module` registers (`DISTLOCK_BACKENDS`). */
-function useBackendModule(module: string): string {
-  const listed = (process.env.DISTLOCK_BACKENDS ?? "").split(",").filter((each) => each !== "");
-  if (!listed.includes(module)) process.env.DISTLOCK_BACKENDS = [...listed, module].join(",");
-  return module;
+/**
+ * Lets this process and the workers it starts reach the backend that `module` registers (`DISTLOCK_BACKENDS`), until the
+ * returned function puts the variable back as it found it (unless it changed since). Test files share their worker's
+ * process: a module left listed would follow every process a later file starts.
+ */
+function useBackendModule(module: string): () => void {
+  const before = process.env.DISTLOCK_BACKENDS;
+  const listed = (before ?? "").split(",").filter((each) => each !== "");
+  if (listed.includes(module)) return () => undefined;
+  const set = [...listed, module].join(",");
+  process.env.DISTLOCK_BACKENDS = set;
+  return () => {
+    if (process.env.DISTLOCK_BACKENDS !== set) return;
+    if (before === undefined) delete process.env.DISTLOCK_BACKENDS;
+    else process.env.DISTLOCK_BACKENDS = before;
+  };
 }
 
 /** Starts the servers of one backend. */
@@ -273,13 +290,13 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
     }
     case "nats": {
       const server = await startNats();
-      const backendModule = useBackendModule("@distlock/nats");
+      const backendModule = "@distlock/nats";
       const url = `${server.url}/faults`;
       return fixture({ backend, url, backendModule, ttlMs: 1_000, fence: "redis", restartable: [server], restartDownMs: 300, close: () => server.close() });
     }
     case "nats-cluster": {
       const cluster = await startNatsCluster(3);
-      const backendModule = useBackendModule("@distlock/nats");
+      const backendModule = "@distlock/nats";
       const url = `${cluster.url}/faults?replicas=3`;
       const leader = async () => {
         const found = await cluster.streamLeader("KV_faults");
@@ -290,14 +307,14 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
     }
     case "zookeeper": {
       const server = await startZooKeeper();
-      const backendModule = useBackendModule("@distlock/zookeeper");
+      const backendModule = "@distlock/zookeeper";
       // The session timeout is the backend's shortest lease (its README): the holds' TTL.
       const url = `${server.url}/faults?sessionTimeoutMs=2000`;
       return fixture({ backend, url, backendModule, ttlMs: 2_000, fence: "redis", restartable: [server], restartDownMs: 300, close: () => server.close() });
     }
     case "zookeeper-ensemble": {
       const ensemble = await startZooKeeperEnsemble(3);
-      const backendModule = useBackendModule("@distlock/zookeeper");
+      const backendModule = "@distlock/zookeeper";
       const url = `${ensemble.url}/faults?sessionTimeoutMs=2000`;
       const leader = () => ensemble.leader();
       return fixture({ backend, url, backendModule, ttlMs: 2_000, fence: "redis", leader, restartDownMs: 1_000, close: () => ensemble.close() });
@@ -305,7 +322,7 @@ export async function startBackend(backend: BackendName): Promise<BackendFixture
     case "dynamodb": {
       // Its tables in LevelDB, so that a restart keeps them, as DynamoDB's are kept.
       const server = await startDynalite({ persistent: true });
-      const backendModule = useBackendModule("@distlock/dynamodb");
+      const backendModule = "@distlock/dynamodb";
       const { createDynamoDbLockTable } = (await import("@distlock/dynamodb")) as typeof import("@distlock/dynamodb");
       // dynalite checks no credentials, but the SDK's chain must find some.
       process.env.AWS_ACCESS_KEY_ID ??= "distlock-faults";
