@@ -46,7 +46,9 @@ describe("Curator interop", () => {
   });
 
   it("Curator's InterProcessSemaphoreV2 and distlock semaphores share one pool of permits", async () => {
-    const { counts } = await contend("pool", 40, 5, 2);
+    // Holds of 25 ms, as the control's: with 5 ms, a loaded run's acquires outlasted the holds so far that no two permits
+    // were ever held at once (maxConcurrent 1), and sharing the pool went unseen.
+    const { counts } = await contend("pool", 40, 25, 2);
     console.log(`Curator interop, semaphore of 2 permits: ${JSON.stringify(counts)}`);
     expect(counts).toMatchObject({ curator: 40, distlock: 80, maxConcurrent: 2 });
     expect(counts.handovers).toBeGreaterThan(10);
