@@ -10,3 +10,15 @@ export function isLockConflict(error: unknown): boolean {
   const { code, sqlState } = error as { code?: unknown; sqlState?: unknown };
   return CONFLICT_STATES.has(String(code)) || CONFLICT_STATES.has(String(sqlState));
 }
+
+/** How many times a statement the database rolled back to break a lock conflict is sent again before that is an error. */
+export const LOCK_CONFLICT_RETRIES = 3;
+
+/**
+ * `statement`, sent again (up to `retries` times) while the database rolls its transaction back to break a lock
+ * conflict: nothing of it was kept, so sending it again is as if it had been sent once. InnoDB picks such victims even
+ * among statements on different keys (its gap locks), and says so: "try restarting transaction".
+ */
+export function retryingLockConflicts<T>(statement: () => Promise<T>, retries = LOCK_CONFLICT_RETRIES): Promise<T> {
+  return statement().catch((error: unknown) => (retries > 0 && isLockConflict(error) ? retryingLockConflicts(statement, retries - 1) : Promise.reject(error)));
+}

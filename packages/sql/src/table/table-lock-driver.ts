@@ -15,6 +15,7 @@ import { InFlight } from "../waiting/in-flight.js";
 import { type LineOperations, WAITER_CLAIM_MS, waitInLine } from "../waiting/wait-in-line.js";
 import { dialectFlavor, dialectStatements } from "./dialect-statements.js";
 import { acquireKeySet, releaseKeySet } from "./key-sets.js";
+import { retryingLockConflicts } from "./lock-conflict.js";
 import type { LockStatements } from "./lock-statements.js";
 
 /** Shortest lease accepted: a few statement round trips plus a renewal must fit well inside it. */
@@ -168,15 +169,19 @@ export class TableLockDriver implements LockDriver {
     return this.#waitsLeft;
   }
 
-  /** `statement`, once the client library is loaded and the table migrated (when asked); its failure as a lock error. */
+  /**
+   * `statement`, once the client library is loaded and the table migrated (when asked), sent again when the database
+   * rolled it back to break a lock conflict (`retryingLockConflicts`); its failure as a lock error.
+   */
   #run<T>(operation: string, statement: () => Promise<T>, forceMigration = false): Promise<T> {
     const fail = (error: unknown): never => {
       throw this.#failure(operation, error);
     };
+    const send = () => retryingLockConflicts(statement);
     // Once both are done, a statement goes out without waiting a turn for either.
-    if (!this.#prepared || forceMigration) return this.#prepare(forceMigration).then(statement).catch(fail);
+    if (!this.#prepared || forceMigration) return this.#prepare(forceMigration).then(send).catch(fail);
     try {
-      return statement().catch(fail);
+      return send().catch(fail);
     } catch (error) {
       return Promise.reject(this.#failure(operation, error));
     }
