@@ -18,8 +18,9 @@ export type { ResolvedRedisLockOptions } from "./options/redis-lock-provider-opt
 export { resolveRedisLockOptions } from "./options/resolve-redis-lock-options.js";
 export { RedisLockDriver } from "./redis-lock-driver.js";
 export type { RedisLockDriverConfig } from "./redis-lock-driver-config.js";
-export { RENEW_SCRIPT } from "./scripts/lock-scripts.js";
-export { CLOCK_TEXT, drawTokenInline, KEEP_QUEUE, NOW_US, TOKEN_BLOCK } from "./scripts/lua-functions.js";
+export { parseLockRecord } from "./scripts/lock-record.js";
+export { LOCK_RENEW_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+export { KEEP_QUEUE, NOW_US, TOKEN_BLOCK } from "./scripts/lua-functions.js";
 export { ACQUIRE_ALL_SCRIPT, RELEASE_ALL_SCRIPT } from "./scripts/multi-key-scripts.js";
 export { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 export { RedisScript, type ScriptTarget } from "./scripts/redis-script.js";

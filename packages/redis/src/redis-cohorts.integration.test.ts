@@ -3,6 +3,7 @@ import { type CohortGrant, comeBackWhileRemoteWaits, passAlong, takeCohortTurn }
 import { type AcquireOptions, type Lock, LockError, LockErrorCode, type LockProvider } from "@distlock/core";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
+import { leaseLeftMs, lockRecord, shownFree } from "../test/lock-records.js";
 import { providerPerTest } from "../test/provider-per-test.js";
 import { watchedProviderPerTest } from "../test/watched-provider.js";
 import { TOKEN_BLOCK } from "./scripts/lua-functions.js";
@@ -53,9 +54,9 @@ describe("redis process cohorts", () => {
     expect(grants[1]?.token).toBe(first + 2n);
     expect(grants[2]?.token as bigint).toBeGreaterThan(first + BigInt(TOKEN_BLOCK));
     expect(grants[3]?.token as bigint).toBeGreaterThan(grants[2]?.token as bigint);
-    // Each release gave the rest of its block back: the counter is at the last token issued.
-    expect(await server.command("GET", `${tag(k)}:fence`)).toBe(String(grants[3]?.token));
-    expect(await server.command("EXISTS", `${tag(k)}:lock`, `${tag(k)}:queue`)).toBe(0);
+    // Each release gave the rest of its block back: the free record keeps the last token issued.
+    expect(await lockRecord(server, k)).toEqual({ free: true, token: String(grants[3]?.token) });
+    expect(await server.command("EXISTS", `${tag(k)}:queue`)).toBe(0);
   });
 
   it("a worker that comes straight back takes the key again with no server call while a waiter elsewhere is queued, which gets it after localPasses such passes", async () => {
@@ -94,7 +95,7 @@ describe("redis process cohorts", () => {
     const passed = await passAlong(here.provider, holder, { ttlMs: 2_000 }, 1, (n) => expect.poll(() => here.waits()).toBe(n));
     expect(passed.fencingToken).toBe((holder.fencingToken as bigint) + 1n);
     await passed.renew(5_000);
-    expect(Number(await server.command("PTTL", `${tag(k)}:lock`))).toBeGreaterThan(2_000);
+    expect(await leaseLeftMs(server, k)).toBeGreaterThan(2_000);
     await server.command("DEL", `${tag(k)}:lock`);
     const error = await passed.renew().catch((e: unknown) => e);
     expect(LockError.is(error, LockErrorCode.LockLost), String(error)).toBe(true);
@@ -108,7 +109,7 @@ describe("redis process cohorts", () => {
     const holder = await heldFromTheLine(k, here.provider, short);
     const passed = await passAlong(here.provider, holder, short, 1, (n) => expect.poll(() => here.waits()).toBe(n));
     expect(passed.fencingToken).toBe((holder.fencingToken as bigint) + 1n);
-    await expect.poll(() => server.command("EXISTS", `${tag(k)}:lock`), { timeout: 2_000 }).toBe(0);
+    await expect.poll(() => shownFree(server, k), { timeout: 2_000 }).toBe(true);
     const later = await provider().acquire(k, TTL);
     expect(later.fencingToken as bigint).toBeGreaterThan(passed.fencingToken as bigint);
     expect(later.fencingToken as bigint).toBeGreaterThan((holder.fencingToken as bigint) + BigInt(TOKEN_BLOCK));
@@ -116,16 +117,16 @@ describe("redis process cohorts", () => {
     await expect(passed.release()).rejects.toMatchObject({ code: LockErrorCode.LockLost });
   });
 
-  it("a grant through the line reserves a token block and its release gives the rest back; a free key taken with an empty line reserves none", async () => {
+  it("a grant through the line is marked as one that may use a token block and its release gives the rest back; a free key taken with an empty line is not", async () => {
     const k = key("block");
-    const fence = () => server.command("GET", `${tag(k)}:fence`);
     const free = await provider().acquire(k, TTL);
-    expect(await fence()).toBe(String(free.fencingToken));
+    expect(await lockRecord(server, k)).toMatchObject({ free: false, token: String(free.fencingToken), label: expect.stringMatching(/^- /) });
     await free.release();
+    expect(await lockRecord(server, k)).toEqual({ free: true, token: String(free.fencingToken) });
     const fromLine = await heldFromTheLine(k, provider());
-    expect(await fence()).toBe(String((fromLine.fencingToken as bigint) + BigInt(TOKEN_BLOCK)));
+    expect(await lockRecord(server, k)).toMatchObject({ free: false, token: String(fromLine.fencingToken), label: expect.stringMatching(/^\+/) });
     await fromLine.release();
-    expect(await fence()).toBe(String(fromLine.fencingToken));
+    expect(await lockRecord(server, k)).toEqual({ free: true, token: String(fromLine.fencingToken) });
   });
 
   it("with localPasses 0 the line stays strictly first come, first served across providers", async () => {
@@ -155,7 +156,7 @@ describe("redis process cohorts", () => {
     const lock = await waiting;
     expect(await scriptCalls()).toBe(before + 1);
     expect(lock.fencingToken as bigint).toBeGreaterThan(holder.fencingToken as bigint);
-    expect(Number(await server.command("PTTL", `${tag(k)}:lock`))).toBeLessThanOrEqual(2_000);
+    expect(await leaseLeftMs(server, k)).toBeLessThanOrEqual(2_000);
     await server.command("DEL", `${tag(k)}:lock`);
     const error = await lock.renew().catch((e: unknown) => e);
     expect(LockError.is(error, LockErrorCode.LockLost), String(error)).toBe(true);

@@ -3,11 +3,13 @@ import { LockError, LockErrorCode } from "@distlock/core";
 import { monotonicNow, newOwnerSecret } from "@distlock/core/internal";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { lockRecord, recordName } from "../test/lock-records.js";
 import { createRedisLockDriver } from "./create-redis-lock-driver.js";
 import type { RedisLockProviderOptions } from "./options/redis-lock-provider-options.js";
 import { resolveRedisLockOptions } from "./options/resolve-redis-lock-options.js";
 import type { RedisLockDriver } from "./redis-lock-driver.js";
 import { RedisLockProvider } from "./redis-lock-provider.js";
+import { FREE_RECORD_HEAD, type LockRecord } from "./scripts/lock-record.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
@@ -34,18 +36,18 @@ const calls = (command: string) => server.commandCalls(command);
 const key = (label: string) => `driver:${label}:${randomUUID()}`;
 
 describe("redis lock driver", () => {
-  it("a free key's token is max(counter + 1, server clock µs): counter ahead of the clock, behind it, or shorter but greater as text", async () => {
+  it("a free key's token is max(last token + 1, server clock µs): last token ahead of the clock, behind it, or shorter but greater as text", async () => {
     const locks = provider();
-    const fenced = async (counter: string | undefined) => {
+    const fenced = async (last: string | undefined) => {
       const k = key("token-rule");
-      if (counter !== undefined) await server.command("SET", `{distlock:${k}}:fence`, counter);
+      if (last !== undefined) await server.command("SET", recordName(k), `${FREE_RECORD_HEAD}${last}`);
       const [seconds, micros] = (await server.command("TIME")) as [string, string];
       const lock = await locks.acquire(k, { ttlMs: 30_000 });
       await lock.release();
       return {
         token: lock.fencingToken as bigint,
         clock: BigInt(seconds) * 1_000_000n + BigInt(micros),
-        counter: await server.command("GET", `{distlock:${k}}:fence`),
+        counter: ((await lockRecord(server, k)) as LockRecord).token,
       };
     };
     // Tokens are exact below 2^53 (9007199254740992); the clock in µs is about 1.8e15.
@@ -70,13 +72,13 @@ describe("redis lock driver", () => {
     expect((await locks.inspect((renewals[0] as { key: string }).key))?.ttlRemainingMs).toBeGreaterThan(30_000);
   });
 
-  it("a renewal costs the server a read and one PEXPIRE … GT per hold, no PTTL", async () => {
+  it("a renewal costs the server a read and one SETRANGE of the deadline per hold", async () => {
     const locks = driver();
-    const renewals = Array.from({ length: 20 }, () => ({ key: key("gt"), ownerSecret: newOwnerSecret(), ttlMs: 60_000 }));
+    const renewals = Array.from({ length: 20 }, () => ({ key: key("deadline"), ownerSecret: newOwnerSecret(), ttlMs: 60_000 }));
     for (const renewal of renewals) await locks.tryAcquire({ ...renewal, holder: "test", ttlMs: 1_000 });
-    const [pexpire, pttl] = [await calls("pexpire"), await calls("pttl")];
+    const [get, setrange] = [await calls("get"), await calls("setrange")];
     expect(await locks.renew(renewals)).toEqual(renewals.map(() => true));
-    expect([(await calls("pexpire")) - pexpire, (await calls("pttl")) - pttl]).toEqual([20, 0]);
+    expect([(await calls("get")) - get, (await calls("setrange")) - setrange]).toEqual([20, 20]);
     expect((await locks.inspect((renewals[0] as { key: string }).key))?.ttlRemainingMs).toBeGreaterThan(30_000);
   });
 

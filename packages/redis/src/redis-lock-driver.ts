@@ -20,7 +20,7 @@ import {
   type ReleaseReply,
   releaseResult,
 } from "./scripts/lock-replies.js";
-import { INSPECT_SCRIPT, RENEW_SCRIPT } from "./scripts/lock-scripts.js";
+import { INSPECT_SCRIPT, LOCK_RENEW_SCRIPT } from "./scripts/lock-scripts.js";
 import { LEAVE_QUEUE_SCRIPT, QUEUED_ACQUIRE_SCRIPT, QUEUED_FORCE_RELEASE_SCRIPT, QUEUED_RELEASE_SCRIPT } from "./scripts/queue-scripts.js";
 import { renewInBatches } from "./scripts/renew-in-batches.js";
 import { ownerPrefix } from "./scripts/stored-hold.js";
@@ -160,7 +160,7 @@ export class RedisLockDriver implements LockDriver {
     const renew = (sent: readonly DriverRenewal[]) =>
       renewInBatches(
         this.#calls,
-        RENEW_SCRIPT,
+        LOCK_RENEW_SCRIPT,
         sent.map(({ key }) => this.layout.lockKey(key)),
         sent,
         batching,

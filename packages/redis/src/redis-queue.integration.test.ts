@@ -3,9 +3,10 @@ import { LockError, LockErrorCode } from "@distlock/core";
 import { monotonicNow, newOwnerSecret } from "@distlock/core/internal";
 import { startRedis } from "@distlock/test-servers";
 import { afterAll, describe, expect, it } from "vitest";
+import { lockRecord } from "../test/lock-records.js";
 import { providerPerTest } from "../test/provider-per-test.js";
 import { QUEUED_ACQUIRE_SCRIPT } from "./scripts/queue-scripts.js";
-import { ownerPrefix, parseStoredHold } from "./scripts/stored-hold.js";
+import { ownerPrefix } from "./scripts/stored-hold.js";
 
 const server = await startRedis();
 afterAll(() => server.close());
@@ -60,13 +61,13 @@ describe("redis wait queue", () => {
     await expect.poll(() => queueLength(k)).toBe(1);
     await held.release();
     const lock = await waiting;
-    expect(parseStoredHold(String(await server.command("GET", `${tag(k)}:lock`)))?.ownerSecret).toBe(owner);
+    expect(await lockRecord(server, k)).toMatchObject({ free: false, ownerSecret: owner });
     expect(await waiterSide.inspect(k)).toMatchObject({ holder: expect.stringMatching(/:worker 7 on host a$/) });
     const again = await waiterSide.acquire(k, { ttlMs: 30_000, owner });
     expect(again.holdCount).toBe(2);
     await again.release();
     await lock.release();
-    expect(await server.command("EXISTS", `${tag(k)}:lock`)).toBe(0);
+    expect(await lockRecord(server, k)).toMatchObject({ free: true });
   });
 
   it("a hand-off skips a queue entry it cannot read (an older client's form) and serves the next waiter", async () => {

@@ -3,9 +3,9 @@ import { LockError } from "@distlock/core";
 import { startRedisSentinelSet, startTcpProxy } from "@distlock/test-servers";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { lockRecord } from "../test/lock-records.js";
 import { providerPerTest } from "../test/provider-per-test.js";
 import { RedisLockProvider } from "./redis-lock-provider.js";
-import { parseStoredHold } from "./scripts/stored-hold.js";
 
 const set = await startRedisSentinelSet();
 afterAll(() => set.close());
@@ -13,18 +13,14 @@ afterAll(() => set.close());
 const provider = providerPerTest(set.url, { commandTimeoutMs: 2_000 });
 
 const key = (label: string) => `sentinel:${label}:${randomUUID()}`;
-const lockKey = (k: string) => `{distlock:${k}}:lock`;
-/** The hold of `k` as `server` stores it. */
-const storedLock = async (server: { command(...args: string[]): Promise<unknown> }, k: string) =>
-  parseStoredHold(String(await server.command("GET", lockKey(k))));
 
 describe("redis behind Sentinel", () => {
   it("a redis+sentinel URL locks on the master the Sentinel names", async () => {
     const k = key("master");
     const lock = await provider().acquire(k, { ttlMs: 30_000 });
-    expect((await storedLock(set.master, k))?.token).toBe(String(lock.fencingToken));
+    expect((await lockRecord(set.master, k))?.token).toBe(String(lock.fencingToken));
     await lock.release();
-    expect(await set.master.command("EXISTS", lockKey(k))).toBe(0);
+    expect(await lockRecord(set.master, k)).toMatchObject({ free: true });
   });
 
   it("a semaphore on a redis+sentinel URL keeps its permits on the master the Sentinel names", async () => {
@@ -41,13 +37,13 @@ describe("redis behind Sentinel", () => {
     const [holderSide, waiterSide] = [provider({ waitForReplicas: 1 }), provider({ waitForReplicas: 1 })];
     const k = key("wait");
     const held = await holderSide.acquire(k, { ttlMs: 30_000 });
-    expect((await storedLock(set.replica, k))?.token).toBe(String(held.fencingToken));
+    expect((await lockRecord(set.replica, k))?.token).toBe(String(held.fencingToken));
     const waiting = waiterSide.acquire(k, { ttlMs: 30_000 });
     await expect.poll(() => set.master.command("LLEN", `{distlock:${k}}:queue`)).toBe(1);
     await held.release();
     const handedOver = await waiting;
     // Claimed: the line mark no longer names the waiter it was handed to.
-    expect(await storedLock(set.replica, k)).toMatchObject({ token: String(handedOver.fencingToken), label: expect.stringMatching(/^\+ /) });
+    expect(await lockRecord(set.replica, k)).toMatchObject({ token: String(handedOver.fencingToken), label: expect.stringMatching(/^\+ /) });
   });
 
   it("with waitForReplicas 1, a WAIT cut off by a dropped connection is not sent again on the next one: the acquire fails and frees the key", async () => {
@@ -94,7 +90,7 @@ describe("redis behind Sentinel", () => {
       .toBe(true);
     const taken = after as unknown as { fencingToken: bigint };
     expect(taken.fencingToken).toBeGreaterThan(before.fencingToken as bigint);
-    expect((await storedLock(set.replica, k))?.token).toBe(String(taken.fencingToken));
+    expect((await lockRecord(set.replica, k))?.token).toBe(String(taken.fencingToken));
   });
 });
 
@@ -115,7 +111,7 @@ async function acquireWhileWaitIsCut(locks: RedisLockProvider): Promise<{ failur
     const waitsBefore = await set.master.commandCalls("wait");
     await set.master.command("CLIENT", "KILL", "ID", String(await blockedInWait()));
     const failure = await acquiring;
-    await expect.poll(() => set.master.command("EXISTS", lockKey(k))).toBe(0);
+    await expect.poll(async () => (await lockRecord(set.master, k))?.free).toBe(true);
     return { failure, waitsAfterDrop: (await set.master.commandCalls("wait")) - waitsBefore };
   } finally {
     await set.replicate(set.replica, set.master.port);

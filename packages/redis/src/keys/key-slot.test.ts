@@ -17,7 +17,7 @@ describe("keySlot", () => {
     const layout = new RedisKeyLayout("app");
     for (const key of ["orders", "a}b", "ünïcode", "x{y}z"]) {
       const slot = keySlot(layout.lockKey(key));
-      expect([keySlot(layout.fenceKey(key)), keySlot(layout.releaseChannel(key))]).toEqual([slot, slot]);
+      expect([keySlot(layout.queueKey(key)), keySlot(layout.releaseChannel(key))]).toEqual([slot, slot]);
     }
     expect(layout.lockKey("orders")).toBe("{app:orders}:lock");
   });

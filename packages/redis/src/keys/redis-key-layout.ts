@@ -1,6 +1,6 @@
 /**
  * Names of everything one lock uses on the server. All share the hash tag `{<prefix>:<key>}`, so a
- * lock's stored hold, fencing counter, wait queue and release channel live in one Redis Cluster slot.
+ * lock's record, wait queue and release channel live in one Redis Cluster slot.
  */
 export class RedisKeyLayout {
   readonly prefix: string;
@@ -10,14 +10,12 @@ export class RedisKeyLayout {
     Object.freeze(this);
   }
 
-  /** Hash with the holder's owner secret, label, hold count and fencing token; carries the lease TTL. */
+  /**
+   * The lock's record (`lock-record.ts`): its hold and lease deadline, or the last token of a free lock. It never
+   * expires, so tokens never repeat.
+   */
   lockKey(key: string): string {
     return `${this.tag(key)}:lock`;
-  }
-
-  /** The key's fencing counter; it never expires, so tokens never repeat. */
-  fenceKey(key: string): string {
-    return `${this.tag(key)}:fence`;
   }
 
   /** The ids of waiters queued for the key: a list in arrival order here, a sorted set by ticket in @distlock/redlock. */
@@ -35,12 +33,12 @@ export class RedisKeyLayout {
     return `${this.tag(key)}:released`;
   }
 
-  /** A SCAN MATCH pattern for the stored hold of every key that starts with `keyPrefix`, matched literally. */
+  /** A SCAN MATCH pattern for the record of every key that starts with `keyPrefix`, matched literally. */
   lockKeyPattern(keyPrefix: string): string {
     return `{${escapeGlob(`${this.prefix}:${keyPrefix}`)}*}:lock`;
   }
 
-  /** The key whose stored hold is `name`, or undefined when `name` is not a stored hold of this layout. */
+  /** The key whose record is `name`, or undefined when `name` is not a record of this layout. */
   keyOfLockKey(name: string): string | undefined {
     const head = `{${this.prefix}:`;
     const tail = "}:lock";
@@ -48,7 +46,7 @@ export class RedisKeyLayout {
     return name.slice(head.length, -tail.length);
   }
 
-  /** The keys whose stored holds are among `names` (each set of names from one server), skipping other names. */
+  /** The keys whose records are among `names` (each set of names from one server), skipping other names. */
   *keysOfLockKeys(names: Iterable<Iterable<string>>): Generator<string> {
     for (const server of names) {
       for (const name of server) {

@@ -82,15 +82,15 @@ export class KeySets {
   async releaseAll(keys: readonly string[], ownerSecret: string): Promise<Array<{ held: boolean; holdCount: number }>> {
     const { calls, layout } = this.#access;
     const owner = ownerPrefix(ownerSecret);
-    const tags = keys.map((key) => layout.tag(key));
+    const records = keys.map((key) => layout.lockKey(key));
     if (!this.#access.cluster) {
-      const left = (await calls.run("release", RELEASE_ALL_SCRIPT, tags, [owner])) as number | number[];
-      return typeof left === "number" ? tags.map(() => FREED) : left.map((count) => releaseOutcome(Number(count)));
+      const left = (await calls.run("release", RELEASE_ALL_SCRIPT, records, [owner])) as number | number[];
+      return typeof left === "number" ? records.map(() => FREED) : left.map((count) => releaseOutcome(Number(count)));
     }
     const outcomes: Array<{ held: boolean; holdCount: number }> = keys.map(() => NOT_HELD);
     await Promise.all(
-      this.#slots(tags).map(async (slot) => {
-        const left = (await calls.run("release", RELEASE_ALL_SCRIPT, slotTags(tags, slot), [owner])) as number | number[];
+      this.#slots(records).map(async (slot) => {
+        const left = (await calls.run("release", RELEASE_ALL_SCRIPT, slotRecords(records, slot), [owner])) as number | number[];
         slot.forEach((index, j) => {
           outcomes[index] = releaseOutcome(typeof left === "number" ? left : Number(left[j]));
         });
@@ -113,18 +113,18 @@ export class KeySets {
     grantOf: (reply: unknown) => (j: number) => DriverGranted,
   ): Promise<DriverGranted[] | DriverRefused> {
     const { calls, layout } = this.#access;
-    const tags = requests.map(({ key }) => layout.tag(key));
+    const records = requests.map(({ key }) => layout.lockKey(key));
     if (!this.#access.cluster) {
       // One call for the whole set: nothing to give back when it refuses.
-      const reply = await calls.run("acquire", script, tags, args);
+      const reply = await calls.run("acquire", script, records, args);
       if (typeof reply === "number") return { acquired: false, retryAfterMs: retryAfterMs(reply) };
       const grant = grantOf(reply);
       return requests.map((_, j) => grant(j));
     }
     const grants: DriverGranted[] = [];
     const done: number[] = [];
-    for (const slot of this.#slots(tags)) {
-      const reply = await calls.run("acquire", script, slotTags(tags, slot), args).catch(async (error: unknown) => {
+    for (const slot of this.#slots(records)) {
+      const reply = await calls.run("acquire", script, slotRecords(records, slot), args).catch(async (error: unknown) => {
         await this.#giveBack(requests, done);
         throw error;
       });
@@ -141,9 +141,9 @@ export class KeySets {
     return grants;
   }
 
-  /** Index groups of the keys' `tags` on a Cluster, one per slot, in the order of each slot's first key. */
-  #slots(tags: readonly string[]): number[][] {
-    return slotBatches(tags, true, Math.max(1, tags.length));
+  /** Index groups of the keys' `records` on a Cluster, one per slot, in the order of each slot's first key. */
+  #slots(records: readonly string[]): number[][] {
+    return slotBatches(records, true, Math.max(1, records.length));
   }
 
   /** Releases the keys at `indexes` that an earlier slot's script took or moved, before a later slot refused or failed. */
@@ -164,7 +164,7 @@ function keyGrant(entry: string | [string, number, number], ttlMs: number): Driv
   return { acquired: true, fencingToken: BigInt(token), holdCount: Number(holdCount), ttlMs: Number(left) };
 }
 
-/** The tags of one slot's keys: all of them when the set is one slot. */
-function slotTags(tags: readonly string[], slot: readonly number[]): readonly string[] {
-  return slot.length === tags.length ? tags : slot.map((i) => tags[i] as string);
+/** The records of one slot's keys: all of them when the set is one slot. */
+function slotRecords(records: readonly string[], slot: readonly number[]): readonly string[] {
+  return slot.length === records.length ? records : slot.map((i) => records[i] as string);
 }

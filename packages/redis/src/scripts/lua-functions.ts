@@ -1,8 +1,6 @@
-import { HOLD_FUNCTIONS } from "./stored-hold.js";
-
 /**
  * Lua functions shared by several scripts, pasted in front of a script's body (a script cannot call another).
- * Each script that uses them reads the server clock once: `now_us()`.
+ * Each script that uses them reads the server clock once: `now_us()` or `CLOCK_TEXT`.
  */
 
 /** Server time in µs (TIME), exact below 2^53. */
@@ -14,40 +12,15 @@ end
 `;
 
 /**
- * A Redis lock stores its hold as a stored hold (`stored-hold.ts`) labelled `<line mark> <holder label>`. The mark is
- * "-" for a hold nobody queued behind; "+" for one others may have queued behind (set by a waiter that queues on it, by
- * a hand-off and by a grant over a leftover queue, so the release of a hold nobody queued on never looks at the queue);
- * "+<waiter id>" for a hold handed to that waiter through the line and not yet claimed by it (so its next attempt
- * claims it instead of re-entering). `read_lock(value)` → owner secret, hold count, token, mark, holder label (false for
- * a free lock); `lock_value(…)` writes one; `remark(lock, …)` rewrites a hold's mark, keeping its lease.
- */
-export const LOCK_FUNCTIONS = `${HOLD_FUNCTIONS}
-local function read_lock(value)
-  local owner, count, token, label = read_hold(value)
-  if not owner then return false end
-  local mark, holder = string.match(label, "^(%S+) (.*)$")
-  return owner, count, token, mark, holder
-end
-local function lock_value(secret, count, token, mark, holder)
-  return hold_value(secret, count, token, mark .. " " .. holder)
-end
-local function remark(lock, secret, count, token, mark, holder)
-  redis.call("SET", lock, lock_value(secret, count, token, mark, holder), "KEEPTTL")
-end
-`;
-
-/**
- * Re-enters a hold read by `read_lock`: one more level, and the lease extended to `ttl` if less is left. Returns the
- * count and the lease left. Needs `LOCK_FUNCTIONS` defined before it.
+ * Re-enters a live hold read by `read_record`: one more level, and the lease extended to `ttl` ms if less is left.
+ * Returns the count and the lease left. Needs `RECORD_FUNCTIONS` defined before it.
  */
 export const REENTER = `
-local function reenter(lock, secret, count, token, mark, holder, ttl)
-  remark(lock, secret, count + 1, token, mark, holder)
-  local left = redis.call("PTTL", lock)
-  if left < ttl then
-    redis.call("PEXPIRE", lock, ttl)
-    left = ttl
+local function reenter(lock, secret, count, token, mark, holder, deadline, left, now, ttl)
+  if left < tonumber(ttl) then
+    deadline, left = deadline_after(now, ttl), tonumber(ttl)
   end
+  write_hold(lock, deadline, secret, count + 1, token, mark, holder)
   return count + 1, left
 end
 `;
@@ -65,13 +38,25 @@ end
 /**
  * How many fencing tokens past its own a lock grant through the line reserves (a grant of a free key with an empty line
  * reserves none): the holder's process may hand the hold on to its own next acquirers without a server call, each with
- * the next token of the block (see "Process cohorts" in the README).
+ * the next token of the block (see "Process cohorts" in the README). A hold that lapsed may have used them all.
  */
 export const TOKEN_BLOCK = 1024;
 
 /**
+ * `token_after(floor, clock)`: the token of a lock grant on a name whose record (`read_record`) says every next token
+ * must exceed `floor`: max(floor + 1, `clock`), so it rises even if the record was lost as long as the clock does not
+ * go back.
+ */
+export const TOKEN_AFTER = `
+local function token_after(floor, clock)
+  if clock > floor then return string.format("%.0f", clock) end
+  return string.format("%.0f", floor + 1)
+end
+`;
+
+/**
  * `next_token(fence, clock, block)`: the next fencing token of a key, max(counter + 1, `clock`), kept in the
- * never-expiring counter `fence`, so it rises even if the counter was lost as long as the clock does not go back. The
+ * never-expiring counter `fence` (a semaphore's), so it rises even if the counter was lost as long as the clock does not go back. The
  * counter is set to the token plus `block` (optional; none: the token itself): the next `block` tokens are the holder's
  * to use, and any later grant's token is above them. SET … GET (Redis 6.2+) swaps the counter and reads the old value in
  * one call.
@@ -125,8 +110,9 @@ end`;
  * with its id (so its next attempt claims it instead of re-entering) unless that attempt is the one granting it
  * (`claimer`), and as one others may queue behind.
  * `hand_off` gives a free lock to the first waiter whose entry is live (skipping and dropping dead and unreadable ones)
- * and publishes "<id> <token> <ttl> <waiters left in the queue>". Needs `next_token` and `LOCK_FUNCTIONS` defined
- * before it. Returns the id it handed to and the token, or false when no live waiter is left.
+ * and publishes "<id> <token> <ttl> <waiters left in the queue>". `floor` is the token every grant must exceed
+ * (`read_record`), `clock` the server's µs and `now` its ms text. Needs `TOKEN_AFTER` and `RECORD_FUNCTIONS` defined
+ * before it. Returns the id it handed to and the token, or false when no live waiter is left (the record unchanged).
  */
 export const HAND_OFF = `
 local function live_entry(entry, clock)
@@ -135,12 +121,12 @@ local function live_entry(entry, clock)
   local bytes = tonumber(secret_bytes)
   return string.sub(rest, 1, bytes), string.sub(rest, bytes + 1), ttl
 end
-local function grant_waiter(lock, fence, id, secret, holder, ttl, clock, claimer)
-  local token = next_token(fence, clock, ${TOKEN_BLOCK})
-  redis.call("SET", lock, lock_value(secret, 1, token, id == claimer and "+" or "+" .. id, holder), "PX", ttl)
+local function grant_waiter(lock, floor, id, secret, holder, ttl, clock, now, claimer)
+  local token = token_after(floor, clock)
+  write_hold(lock, deadline_after(now, ttl), secret, 1, token, id == claimer and "+" or "+" .. id, holder)
   return token
 end
-local function hand_off(lock, fence, queue, waiters, channel, clock, claimer)
+local function hand_off(lock, floor, queue, waiters, channel, clock, now, claimer)
   for _ = 1, 1000 do
     local id = redis.call("LPOP", queue)
     if not id then return false end
@@ -149,7 +135,7 @@ local function hand_off(lock, fence, queue, waiters, channel, clock, claimer)
       redis.call("HDEL", waiters, id)
       local secret, holder, ttl = live_entry(entry, clock)
       if secret then
-        local token = grant_waiter(lock, fence, id, secret, holder, ttl, clock, claimer)
+        local token = grant_waiter(lock, floor, id, secret, holder, ttl, clock, now, claimer)
         redis.call("PUBLISH", channel, id .. " " .. token .. " " .. ttl .. " " .. redis.call("LLEN", queue))
         return id, token
       end
@@ -166,7 +152,7 @@ end
  * Returns the token, the ttl, 1 if it jumped the line (else 0) and the waiters left in the queue, or false when it passed nothing.
  */
 export const PASS_LOCALLY = `
-local function pass_locally(lock, fence, queue, waiters, id, may_jump, clock)
+local function pass_locally(lock, floor, queue, waiters, id, may_jump, clock, now)
   local entry = redis.call("HGET", waiters, id)
   if not entry then return false end
   local secret, holder, ttl = live_entry(entry, clock)
@@ -175,6 +161,6 @@ local function pass_locally(lock, fence, queue, waiters, id, may_jump, clock)
   if jumped == 1 and not may_jump then return false end
   redis.call("LREM", queue, 1, id)
   redis.call("HDEL", waiters, id)
-  return grant_waiter(lock, fence, id, secret, holder, ttl, clock), tonumber(ttl), jumped, redis.call("LLEN", queue)
+  return grant_waiter(lock, floor, id, secret, holder, ttl, clock, now), tonumber(ttl), jumped, redis.call("LLEN", queue)
 end
 `;

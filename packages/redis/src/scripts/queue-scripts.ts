@@ -1,19 +1,22 @@
-import { drawTokenInline, HAND_OFF, KEEP_QUEUE, LOCK_FUNCTIONS, NEXT_TOKEN, NOW_US, PASS_LOCALLY, REENTER } from "./lua-functions.js";
+import { FREE_RECORD_HEAD, RECORD_FUNCTIONS } from "./lock-record.js";
+import { CLOCK_TEXT, counterAtOrPast, HAND_OFF, KEEP_QUEUE, PASS_LOCALLY, REENTER, TOKEN_AFTER, TOKEN_BLOCK } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
- * KEYS[1] of every queue-aware script is the key's hash tag (`RedisKeyLayout.tag`); the script derives the lock's hold,
- * fencing counter, wait queue (list), waiter entries (hash) and release channel from it. All of them carry that tag,
- * so they live in the tag's Redis Cluster slot, where the cluster routes the call. The hold is a string with a line mark
- * (`LOCK_FUNCTIONS`), written with its lease by one `SET … PX`.
+ * KEYS[1] of every queue-aware script is the key's hash tag (`RedisKeyLayout.tag`); the script derives the lock's record
+ * (`lock-record.ts`), wait queue (list), waiter entries (hash) and release channel from it. All of them carry that tag,
+ * so they live in the tag's Redis Cluster slot, where the cluster routes the call.
  * Each script's common path comes first: helpers it does not need are defined only after it (each costs server time).
  */
-const LOCK_KEYS = `local tag = KEYS[1]
-local lock, queue = tag .. ":lock", tag .. ":queue"`;
+const LOCK_KEY = `local tag = KEYS[1]
+local lock = tag .. ":lock"`;
 /** The rest of the key's names, made after a script's common path, which does not need them (each costs server time). */
-const LINE_KEYS = `local fence, waiters, channel = tag .. ":fence", tag .. ":waiters", tag .. ":released"`;
-const QUEUE_KEYS = `${LOCK_KEYS}
+const LINE_KEYS = `local queue, waiters, channel = tag .. ":queue", tag .. ":waiters", tag .. ":released"`;
+const QUEUE_KEYS = `${LOCK_KEY}
 ${LINE_KEYS}`;
+/** Lua: locals `clock_text` (`CLOCK_TEXT`) and `now`, the server's time in ms as 13 digits. */
+const NOW = `${CLOCK_TEXT}
+local now = string.sub(clock_text, 1, 13)`;
 
 /**
  * Takes, re-enters, claims or queues for a lock. ARGV: owner prefix (`ownerPrefix`: the owner secret's length in bytes,
@@ -28,60 +31,62 @@ ${LINE_KEYS}`;
  */
 export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   "distlock:queued-acquire",
-  `${LOCK_KEYS}
-local mine, ttl, holder, id = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4] or ""
-if redis.call("EXISTS", lock, queue) == 0 then
-  local fence = tag .. ":fence"
-${drawTokenInline("fence")}
-  -- lock_value(secret, 1, token, "-", holder), written out: the helpers are defined only past this common case
-  redis.call("SET", lock, mine .. "1 " .. token .. " - " .. holder, "PX", ttl)
+  `${LOCK_KEY}
+local mine, ttl, holder, id = ARGV[1], ARGV[2], ARGV[3], ARGV[4] or ""
+local value = redis.call("GET", lock)
+${NOW}
+if (value and string.sub(value, 1, 14) == "${FREE_RECORD_HEAD}") or (not value and redis.call("EXISTS", tag .. ":queue") == 0) then
+  local token, last = clock_text, value and string.sub(value, 15)
+  if ${counterAtOrPast("last")} then token = string.format("%.0f", tonumber(last) + 1) end
+  -- write_hold(lock, deadline_after(now, ttl), secret, 1, token, "-", holder), written out: the helpers are defined only past this common case
+  redis.call("SET", lock, "R" .. string.format("%.0f", tonumber(now) + ttl) .. mine .. "1 " .. token .. " - " .. holder)
   return token
 end
 local secret = string.match(mine, "^%d+ (.*)$")
 ${LINE_KEYS}
-${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${REENTER}${KEEP_QUEUE}
-local owner, count, token, mark, held_by = read_lock(redis.call("GET", lock))
+${RECORD_FUNCTIONS}${TOKEN_AFTER}${HAND_OFF}${REENTER}${KEEP_QUEUE}
+local clock = tonumber(clock_text)
+local owner, count, token, mark, held_by, deadline, left = read_record(lock, value, now)
 if owner == secret then
   if id ~= "" and mark == "+" .. id then
-    remark(lock, secret, count, token, "+", held_by)
-    return {2, token, count, redis.call("PTTL", lock)}
+    write_hold(lock, deadline, secret, count, token, "+", held_by)
+    return {2, token, count, left}
   end
-  local level, left = reenter(lock, secret, count, token, mark, held_by, ttl)
-  return {1, token, level, left}
+  local level, lease_left = reenter(lock, secret, count, token, mark, held_by, deadline, left, now, ttl)
+  return {1, token, level, lease_left}
 end
-local clock
 if not owner then
-  clock = now_us()
+  local floor, lined = count, redis.call("EXISTS", queue) == 1
   local handed_to, handed_token = false, nil
-  if redis.call("EXISTS", queue) == 1 then handed_to, handed_token = hand_off(lock, fence, queue, waiters, channel, clock, id) end
-  if handed_to and handed_to == id then return {1, handed_token, 1, ttl} end
+  if lined then handed_to, handed_token = hand_off(lock, floor, queue, waiters, channel, clock, now, id) end
+  if handed_to and handed_to == id then return {1, handed_token, 1, tonumber(ttl)} end
   if not handed_to then
-    local fresh = next_token(fence, clock)
-    redis.call("SET", lock, lock_value(secret, 1, fresh, "+", holder), "PX", ttl)
+    local fresh = token_after(floor, clock)
+    write_hold(lock, deadline_after(now, ttl), secret, 1, fresh, lined and "+" or "-", holder)
     return fresh
   end
-  mark, token = "+", handed_token
+  owner, count, token, mark, held_by, deadline, left = read_record(lock, redis.call("GET", lock), now)
 end
 if id ~= "" then
   local lease = tonumber(ARGV[5])
-  local expires = string.format("%.0f", math.floor((clock or now_us()) / 1000) + lease)
-  if redis.call("HSET", waiters, id, expires .. " " .. ARGV[2] .. " " .. mine .. holder) == 1 then
+  local expires = string.format("%.0f", math.floor(clock / 1000) + lease)
+  if redis.call("HSET", waiters, id, expires .. " " .. ttl .. " " .. mine .. holder) == 1 then
     redis.call("RPUSH", queue, id)
-    if mark == "-" then remark(lock, owner, count, token, "+", held_by) end
+    if mark == "-" and deadline then write_hold(lock, deadline, owner, count, token, "+", held_by) end
   end
   keep_queue(queue, waiters, lease)
-  return {0, token, redis.call("PTTL", lock)}
+  return {0, token, left}
 end
-return redis.call("PTTL", lock)
+return left
 `,
   1,
 );
 
 /**
- * Drops one level of a hold; at zero deletes it and, for a hold others may have queued behind (line mark `+`: every hold
- * granted through the line, which reserved a token block, is one), gives back the rest of its token block (the counter
- * goes down to the last token the hold used, which the owner check proves is the last one issued) and hands the lock
- * to the first live waiter, if any, or first passes it locally (`PASS_LOCALLY`) to a waiter of the releasing process.
+ * Drops one level of a live hold; at zero frees it (the record keeps the last token the hold used) and, for a hold others
+ * may have queued behind (line mark `+`: every hold granted through the line, which reserved a token block, is one),
+ * hands the lock to the first live waiter, if any, or first passes it locally (`PASS_LOCALLY`) to a waiter of the
+ * releasing process; the next grant's token is above the last one the hold used, so the rest of its block is given back.
  * ARGV: owner prefix (as for the acquire script), then optionally the last token the hold used ("" for its own), that
  * waiter's id ("" for none), "1" if the pass may jump earlier waiters ("0" if only in its turn), and the ids of waiters
  * of the releasing process that took the hold from it without a server call (their places in the line are dropped,
@@ -91,33 +96,39 @@ return redis.call("PTTL", lock)
  */
 export const QUEUED_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-release",
-  `${LOCK_KEYS}
+  `${LOCK_KEY}
 for i = 5, #ARGV do
-  redis.call("LREM", queue, 1, ARGV[i])
+  redis.call("LREM", tag .. ":queue", 1, ARGV[i])
   redis.call("HDEL", tag .. ":waiters", ARGV[i])
 end
 local value, mine = redis.call("GET", lock), ARGV[1]
 if not value then return -1 end
--- The last level (hold count 1) is the common case: checked with the owner in one comparison, no number read.
-if string.sub(value, 1, #mine + 2) ~= mine .. "1 " then
-  if string.sub(value, 1, #mine) ~= mine then return -1 end
-  local count = string.match(value, "^%d+", #mine + 1)
-  redis.call("SET", lock, mine .. (count - 1) .. string.sub(value, #mine + #count + 1), "KEEPTTL")
+${NOW}
+local at = 15 + #mine
+if string.sub(value, 2, 14) <= now or string.sub(value, 15, at - 1) ~= mine or string.byte(value, 1) ~= 82 then return -1 end
+-- The last level (hold count 1) is the common case: checked with one comparison, no number read.
+if string.sub(value, at, at + 1) ~= "1 " then
+  local count = string.match(value, "^%d+", at)
+  redis.call("SET", lock, string.sub(value, 1, at - 1) .. (count - 1) .. string.sub(value, at + #count))
   return count - 1
 end
-local token, mark = string.match(value, "^(%d*) (.)", #mine + 3)
-redis.call("DEL", lock)
-if mark == "-" then return 0 end
-${LINE_KEYS}
-redis.call("SET", fence, ARGV[2] ~= nil and ARGV[2] ~= "" and ARGV[2] or token)
-if redis.call("EXISTS", queue) == 0 then return 0 end
-${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}${PASS_LOCALLY}
-local clock = now_us()
-if ARGV[3] and ARGV[3] ~= "" then
-  local passed, ttl, jumped, left = pass_locally(lock, fence, queue, waiters, ARGV[3], ARGV[4] == "1", clock)
-  if passed then return {passed, ttl, jumped, left} end
+local token, mark = string.match(value, "^(%d*) (.)", at + 2)
+local last = ARGV[2] ~= nil and ARGV[2] ~= "" and ARGV[2] or token
+if mark == "-" then
+  redis.call("SET", lock, "${FREE_RECORD_HEAD}" .. last)
+  return 0
 end
-hand_off(lock, fence, queue, waiters, channel, clock)
+${LINE_KEYS}
+${RECORD_FUNCTIONS}${TOKEN_AFTER}${HAND_OFF}${PASS_LOCALLY}
+local clock, floor = tonumber(clock_text), tonumber(last)
+if redis.call("EXISTS", queue) == 1 then
+  if ARGV[3] and ARGV[3] ~= "" then
+    local passed, ttl, jumped, left = pass_locally(lock, floor, queue, waiters, ARGV[3], ARGV[4] == "1", clock, now)
+    if passed then return {passed, ttl, jumped, left} end
+  end
+  if hand_off(lock, floor, queue, waiters, channel, clock, now) then return 0 end
+end
+set_free(lock, last, queue)
 return 0
 `,
   1,
@@ -129,30 +140,43 @@ return 0
  */
 export const LEAVE_QUEUE_SCRIPT = new RedisScript(
   "distlock:leave-queue",
-  `${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}
+  `${RECORD_FUNCTIONS}${TOKEN_AFTER}${HAND_OFF}
 ${QUEUE_KEYS}
 redis.call("HDEL", waiters, ARGV[2])
 redis.call("LREM", queue, 1, ARGV[2])
-local owner, count, token, mark, holder = read_lock(redis.call("GET", lock))
+${NOW}
+local owner, count, token, mark, holder, deadline = read_record(lock, redis.call("GET", lock), now)
 if owner ~= ARGV[1] or mark ~= "+" .. ARGV[2] then return 0 end
 if count > 1 then
-  remark(lock, owner, count - 1, token, "+", holder)
+  write_hold(lock, deadline, owner, count - 1, token, "+", holder)
   return 1
 end
-redis.call("DEL", lock)
-if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, channel, now_us()) end
+-- The waiter never claimed the hand-off, so nobody used the token block it reserved.
+if not (redis.call("EXISTS", queue) == 1 and hand_off(lock, tonumber(token), queue, waiters, channel, tonumber(clock_text), now)) then
+  set_free(lock, token, queue)
+end
 return 1
 `,
   1,
 );
 
-/** Frees a lock whoever holds it and hands it to the first live waiter. No ARGV. Returns 1|0. */
+/**
+ * Frees a lock whoever holds it and hands it to the first live waiter; the next token is above the hold's token block,
+ * which its process may have been using. No ARGV. Returns 1|0.
+ */
 export const QUEUED_FORCE_RELEASE_SCRIPT = new RedisScript(
   "distlock:queued-force-release",
-  `${NOW_US}${NEXT_TOKEN}${LOCK_FUNCTIONS}${HAND_OFF}
+  `${RECORD_FUNCTIONS}${TOKEN_AFTER}${HAND_OFF}
 ${QUEUE_KEYS}
-if redis.call("DEL", lock) == 0 then return 0 end
-if redis.call("EXISTS", queue) == 1 then hand_off(lock, fence, queue, waiters, channel, now_us()) end
+local value = redis.call("GET", lock)
+if value and string.byte(value, 1) ~= 82 then return redis.call("DEL", lock) end
+${NOW}
+local owner, count, token = read_record(lock, value, now)
+if not owner then return 0 end
+local floor = tonumber(token) + ${TOKEN_BLOCK}
+if not (redis.call("EXISTS", queue) == 1 and hand_off(lock, floor, queue, waiters, channel, tonumber(clock_text), now)) then
+  set_free(lock, string.format("%.0f", floor), queue)
+end
 return 1
 `,
   1,

@@ -1,8 +1,9 @@
 /**
- * A hold stored as one string, `<secret length> <secret><hold count> <token> <label>` (token "" without fencing), with
- * the lease as the key's expiry: one `SET … PX` writes a fresh hold, one `GET` reads it, and the owner check is a prefix
- * comparison. The secret's length makes the check exact whatever the secret and the label contain. Redlock's label is
- * the holder label; a Redis lock's is `<line mark> <holder label>` (see `LOCK_FUNCTIONS` in lua-functions.ts).
+ * A hold stored as one string, `<secret length> <secret><hold count> <token> <label>` (token "" without fencing): one
+ * `GET` reads it, and the owner check is a prefix comparison. The secret's length makes the check exact whatever the
+ * secret and the label contain. A Redlock node stores it as a key whose expiry is the lease (one `SET … PX` writes a
+ * fresh hold), labelled with the holder label; a Redis lock keeps it in its record (`lock-record.ts`), labelled
+ * `<line mark> <holder label>`.
  */
 
 /** Lua: `read_hold(value)` → owner secret, hold count, token, label (false for a free lock); `hold_value(…)` writes one. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULT_REDIS_LOCK_OPTIONS } from "@distlock/redis";
-import { RedisKeyLayout } from "@distlock/redis/internal";
+import { parseLockRecord, RedisKeyLayout } from "@distlock/redis/internal";
 import { pollFor, type RedisSentinelSet, type RedisServer, startTcpProxy, type TcpProxy } from "@distlock/test-servers";
 import { EVERYONE, type HistoryEvent, machineNow, processOf } from "../history/history-event.js";
 import { type Holder, markFault, nextHolder, type Of, permitsHeldByOthers, type RowRun } from "../runner/row-run.js";
@@ -163,6 +163,18 @@ async function untilSomeoneLeads(leaderOf: () => Promise<unknown>): Promise<void
 
 const REDIS_KEYS = new RedisKeyLayout(DEFAULT_REDIS_LOCK_OPTIONS.prefix);
 
+/** Resolves once `server` shows `key`'s lock free: no record, a free one, or a lease past the deadline on its clock. */
+async function shownFree(server: RedisServer, key: string, timeoutMs: number): Promise<void> {
+  const name = REDIS_KEYS.lockKey(key);
+  const free = async () => {
+    const [record, [seconds, micros]] = await Promise.all([server.command("GET", name), server.command("TIME") as Promise<[string, string]>]);
+    const parsed = parseLockRecord(record as string | null);
+    const free = record === null || parsed?.free === true || (parsed !== undefined && parsed.deadlineMs <= Number(seconds) * 1000 + Number(micros) / 1000);
+    return free ? true : undefined;
+  };
+  await pollFor(free, timeoutMs, `${server.name} still shows ${name} held`);
+}
+
 /** The first event from index `from` of the history on that matches, waiting up to `timeoutMs` for one. */
 async function seen(run: RowRun, from: number, match: (event: HistoryEvent) => boolean, timeoutMs: number): Promise<HistoryEvent | undefined> {
   return run.log.events.slice(from).find(match) ?? (await run.log.next(match, timeoutMs));
@@ -176,7 +188,7 @@ async function seen(run: RowRun, from: number, match: (event: HistoryEvent) => b
 async function lagReplica(run: RowRun, servers: RedisSentinelSet, replica: RedisServer, link: TcpProxy) {
   await servers.replicate(replica, link.port);
   link.blackhole();
-  await servers.keyGone(replica, REDIS_KEYS.lockKey(run.key), run.fixture.ttlMs + 10_000);
+  await shownFree(replica, run.key, run.fixture.ttlMs + 10_000);
   const freeAt = machineNow();
   // A lease is dated from its request: one whose deadline is more than a TTL after `freeAt` exists on the master only.
   const masterOnly = (event: HistoryEvent): event is Of<"acquired" | "valid" | "acquire-failed"> =>

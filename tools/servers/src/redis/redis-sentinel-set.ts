@@ -186,16 +186,6 @@ export class RedisSentinelSet implements AsyncDisposable {
     return { master, replica };
   }
 
-  /** Resolves once `server` shows no key `name` (a replica hides a key whose TTL ran out, though the master's DEL never came). */
-  async keyGone(server: RedisServer, name: string, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
-    try {
-      await until(`${server.name} still shows ${name}`, async () => (await server.command("EXISTS", name)) === 0, timeoutMs);
-    } catch (error) {
-      const [role, pttl] = await Promise.all([infoField(server, "replication", "role"), server.command("PTTL", name)]).catch(() => []);
-      throw new TestServerError(`${(error as Error).message} (role ${role}, PTTL ${pttl})`);
-    }
-  }
-
   /** Resolves once `server` reports a replica in sync with it. */
   replicaInSync(server: RedisServer = this.master): Promise<void> {
     return hasReplicaInSync(server);

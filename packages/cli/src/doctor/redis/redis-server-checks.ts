@@ -46,9 +46,9 @@ function checkEviction({ info, name }: RedisServerFacts, checks: CheckList): voi
   const policy = info.get("maxmemory_policy") ?? "noeviction";
   const limit = maxmemory > 0 ? `maxmemory ${formatBytes(maxmemory)}` : "maxmemory 0 (no limit)";
   const evicts = policy.startsWith("volatile-")
-    ? "evicts keys that have a TTL under memory pressure, and every held lock has one"
+    ? "evicts keys that have a TTL under memory pressure: semaphore leases and wait queues have one"
     : policy.startsWith("allkeys-")
-      ? "evicts any key under memory pressure: held locks, wait queues and fencing counters"
+      ? "evicts any key under memory pressure: lock records (with their fencing tokens), semaphore leases and wait queues"
       : undefined;
   if (evicts === undefined) {
     checks.ok("redis.eviction", `${limit}, maxmemory-policy ${policy}: a full server refuses writes rather than drop a lock`, name);
