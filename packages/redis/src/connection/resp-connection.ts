@@ -44,10 +44,30 @@ export class RespConnection extends EventEmitter {
   #lastError: Error | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #deadlines = new SweepTimer((now) => this.#sweep(now));
+  /** The socket whose writes are held until the end of this turn, when one is. */
+  #corked: Socket | undefined;
+  readonly #uncork = (): void => {
+    this.#corked?.uncork();
+    this.#corked = undefined;
+  };
+  /**
+   * A turn's first command is written at once and the rest of the turn's leave together in one more socket write
+   * (`cork` until the turn ends). Holding the first one back too stopped the semaphores' permit passes (bench, 21:07 UTC
+   * 2026-11-30: requests per acquisition 1.00 → 2.00 at W = 16).
+   */
   readonly #send = (command: string, call: PendingReply): void => {
     if (this.#status === "connected") {
       this.#sent.push(call);
-      (this.#socket as Socket).write(command);
+      const socket = this.#socket as Socket;
+      if (this.#corked === socket) {
+        socket.write(command);
+        return;
+      }
+      this.#uncork();
+      socket.write(command);
+      socket.cork();
+      this.#corked = socket;
+      process.nextTick(this.#uncork);
     } else {
       this.#unsent.push(command);
       this.#unsentCalls.push(call);
