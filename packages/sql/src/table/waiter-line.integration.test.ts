@@ -19,6 +19,8 @@ import { WAITER_CLAIM_MS } from "../waiting/wait-in-line.js";
 import { dialectStatements } from "./dialect-statements.js";
 
 const WORKER = fileURLToPath(new URL("../../test/waiting-worker.mjs", import.meta.url));
+/** How long a forked worker may take to start, import the package and join the line on a loaded CI machine (over 5 s once). */
+const WORKER_START_MS = 30_000;
 const dir = mkdtempSync(join(tmpdir(), "distlock-line-"));
 const [mariadb, postgres] = await Promise.all([startMariadb(), startPostgres()]);
 afterAll(async () => {
@@ -174,7 +176,7 @@ for (const [name, target] of Object.entries(TARGETS)) {
       const holder = await provider().acquire(key, { ttlMs: 30_000 });
       const worker = fork(WORKER, [target.url, key], { stdio: "ignore", execArgv: [] });
       workers.push(worker);
-      await waitForPlaces(target, key, 1);
+      await waitForPlaces(target, key, 1, WORKER_START_MS);
       worker.kill("SIGKILL");
       await holder.release();
       const startedAt = monotonicNow();
@@ -217,7 +219,10 @@ function openLine(url: string) {
   };
 }
 
-/** Resolves once the server shows `count` places in the line for `key` (each look is a fresh connection, so 20 ms apart). */
-async function waitForPlaces(target: Target, key: string, count: number): Promise<void> {
-  await expect.poll(() => target.places(key), { timeout: 5_000, interval: 20 }).toBe(count);
+/**
+ * Resolves once the server shows `count` places in the line for `key` (each look is a fresh connection, so 20 ms apart),
+ * failing after `timeoutMs`.
+ */
+async function waitForPlaces(target: Target, key: string, count: number, timeoutMs = 5_000): Promise<void> {
+  await expect.poll(() => target.places(key), { timeout: timeoutMs, interval: 20 }).toBe(count);
 }
