@@ -108,7 +108,13 @@ describe("etcd 3-member cluster faults", () => {
       const next = await contender;
       expect(contenderAt).toBeGreaterThan(lost[0]?.at as number);
       expect(next.fencingToken).toBeGreaterThan(holders[0]?.fencingToken as bigint);
-      await next.release();
+      // The contender's session lease was made before the outage; on a loaded machine its keep-alive may not reconnect
+      // within the TTL after the restart, and then its hold is lost too, which its release reports (CI, 2026-11-30).
+      const released = await next.release().then(
+        () => "released",
+        (error: unknown) => error,
+      );
+      if (released !== "released") expect(LockError.is(released, LockErrorCode.LockLost), String(released)).toBe(true);
     });
   });
 });
