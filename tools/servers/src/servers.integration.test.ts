@@ -178,12 +178,24 @@ describe("test servers", () => {
   it("nats cluster: 3 JetStream servers routed to each other, one meta leader", TIMEOUT, async () => {
     const cluster = await startNatsCluster(3);
     expect(cluster.url).toBe(`nats://${cluster.servers.map((s) => `127.0.0.1:${s.port}`).join(",")}`);
-    const views = await Promise.all(
-      cluster.servers.map(async (server) => {
-        const jsz = (await httpJson(`http://127.0.0.1:${server.monitorPort}/jsz`)) as { meta_cluster?: { leader?: string; cluster_size?: number } };
-        return jsz.meta_cluster;
-      }),
-    );
+    const metaViews = () =>
+      Promise.all(
+        cluster.servers.map(async (server) => {
+          const jsz = (await httpJson(`http://127.0.0.1:${server.monitorPort}/jsz`)) as { meta_cluster?: { leader?: string; cluster_size?: number } };
+          return jsz.meta_cluster;
+        }),
+      );
+    // A server may still count 2 peers just after the leader is elected (CI, 2026-11-30): wait until all agree.
+    await expect
+      .poll(
+        async () => {
+          const seen = await metaViews();
+          return seen.every((view) => view?.cluster_size === 3 && view.leader === seen[0]?.leader);
+        },
+        { timeout: 20_000, interval: 100 },
+      )
+      .toBe(true);
+    const views = await metaViews();
     for (const view of views) expect(view).toMatchObject({ cluster_size: 3, leader: views[0]?.leader });
     expect(cluster.servers.map((server) => server.serverName)).toContain(views[0]?.leader);
     const pids = cluster.servers.map((server) => server.pid as number);
