@@ -19,6 +19,14 @@ export interface RespConnectionOptions {
   readonly reconnectDelayMs: (attempt: number) => number;
 }
 
+/**
+ * How many commands of one turn share a socket write. One write per command cost the client a syscall each (27 µs per
+ * acquire+release at 256 concurrent loops); one write per turn made Redis and the client take turns: 16 and 64 loops over
+ * distinct keys ran at 0.72–0.85× redis-semaphore's ops/s, and at 1.24× and 1.47× with 4 per write (interleaved rounds,
+ * 23:19 UTC 2026-11-30, `docs/benchmarks/history.md`).
+ */
+const WRITES_PER_FLUSH = 4;
+
 type Status = "connecting" | "handshaking" | "connected" | "waiting" | "closed";
 
 /**
@@ -44,16 +52,20 @@ export class RespConnection extends EventEmitter {
   #lastError: Error | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #deadlines = new SweepTimer((now) => this.#sweep(now));
-  /** The socket whose writes are held until the end of this turn, when one is. */
+  /** The socket whose writes are held until the end of this turn or the next flush, when one is. */
   #corked: Socket | undefined;
+  /** Commands written into the corked socket since it last flushed. */
+  #corkedWrites = 0;
   readonly #uncork = (): void => {
     this.#corked?.uncork();
     this.#corked = undefined;
   };
   /**
-   * A turn's first command is written at once and the rest of the turn's leave together in one more socket write
-   * (`cork` until the turn ends). Holding the first one back too stopped the semaphores' permit passes (bench, 21:07 UTC
-   * 2026-11-30: requests per acquisition 1.00 → 2.00 at W = 16).
+   * A turn's first command is written at once, the rest leave `WRITES_PER_FLUSH` to a socket write (the last ones when
+   * the turn ends). Holding the first one back stopped the semaphores' permit passes (bench, 21:07 UTC 2026-11-30:
+   * requests per acquisition 1.00 → 2.00 at W = 16); holding the whole rest of a turn made Redis wait for the client's
+   * whole turn and the client for Redis's whole batch, the two cores taking turns instead of working at once (see
+   * `WRITES_PER_FLUSH`).
    */
   readonly #send = (command: string, call: PendingReply): void => {
     if (this.#status === "connected") {
@@ -61,12 +73,18 @@ export class RespConnection extends EventEmitter {
       const socket = this.#socket as Socket;
       if (this.#corked === socket) {
         socket.write(command);
+        if (++this.#corkedWrites === WRITES_PER_FLUSH) {
+          this.#corkedWrites = 0;
+          socket.uncork();
+          socket.cork();
+        }
         return;
       }
       this.#uncork();
       socket.write(command);
       socket.cork();
       this.#corked = socket;
+      this.#corkedWrites = 0;
       process.nextTick(this.#uncork);
     } else {
       this.#unsent.push(command);
