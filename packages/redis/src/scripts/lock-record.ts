@@ -23,8 +23,8 @@ export const FREE_RECORD_HEAD = `R${"0".repeat(13)}`;
 export const HOLD_AT = 15;
 
 /**
- * Lua, defined before a script's helpers: `now_ms(clock_text)`, the ms text of a `CLOCK_TEXT` clock (13 digits);
- * `deadline_after(now_ms, ttl)`, the deadline text of a lease of `ttl` ms; `read_record(lock, value, now_ms)` →
+ * Lua, defined before a script's helpers: `deadline_after(now, ttl)`, the deadline text of a lease of `ttl` ms from
+ * `now` (`NOW_TEXT`); `read_record(lock, value, now)` →
  * for a live hold: owner secret, hold count, token, line mark, holder label, deadline text, ms left; for a free name:
  * false and the token every next grant must exceed (0 for a name never held), and the line mark of a hold that lapsed
  * (nil for a released one, which left no line); `write_hold(lock, deadline, secret, count, token, mark, holder)`;
@@ -32,7 +32,6 @@ export const HOLD_AT = 15;
  * up after 1,000 dead entries), a lapsed hold marked "+" so that the next attempt looks at the line.
  */
 export const RECORD_FUNCTIONS = `${HOLD_FUNCTIONS}
-local function now_ms(clock_text) return string.sub(clock_text, 1, 13) end
 local function deadline_after(now, ttl) return string.format("%.0f", tonumber(now) + tonumber(ttl)) end
 local function free_record(token) return "${FREE_RECORD_HEAD}" .. token end
 local function read_lock(value)
@@ -64,6 +63,14 @@ local function set_free(lock, token, queue)
   end
 end
 `;
+
+/**
+ * Lua condition: `value` (a record's text, or false) is a hold live at `now` (`NOW_TEXT`) whose stored hold begins with
+ * `prefix` (an owner prefix, `ownerPrefix`, or one followed by a hold count), found in place.
+ */
+export function liveHoldStartingWith(value: string, prefix: string, now: string): string {
+  return `(${value} and string.byte(${value}, 1) == 82 and string.sub(${value}, 2, 14) > ${now} and string.find(${value}, ${prefix}, ${HOLD_AT}, true) == ${HOLD_AT})`;
+}
 
 /** A record as the server stores it (for tests and tools that read one). */
 export type LockRecord =

@@ -1,5 +1,5 @@
-import { RECORD_FUNCTIONS } from "./lock-record.js";
-import { CLOCK_TEXT } from "./lua-functions.js";
+import { liveHoldStartingWith, RECORD_FUNCTIONS } from "./lock-record.js";
+import { NOW_TEXT } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 import { OWNS_STORED_HOLD } from "./stored-hold.js";
 
@@ -49,14 +49,13 @@ ${renewEach(
  */
 export const LOCK_RENEW_SCRIPT = new RedisScript(
   "distlock:lock-renew",
-  `${CLOCK_TEXT}
-local now = string.sub(clock_text, 1, 13)
+  `${NOW_TEXT}
 local now_ms = tonumber(now)
 local value
 local function owns_record(key, secret)
   value = redis.call("GET", key)
   local mine = #secret .. " " .. secret
-  return value and string.byte(value, 1) == 82 and string.sub(value, 2, 14) > now and string.sub(value, 15, 14 + #mine) == mine
+  return ${liveHoldStartingWith("value", "mine", "now")}
 end
 ${renewEach(
   "owns_record(key, secret)",
@@ -75,8 +74,8 @@ export const INSPECT_SCRIPT = new RedisScript(
   "distlock:inspect",
   `${RECORD_FUNCTIONS}
 local lock = KEYS[1] .. ":lock"
-${CLOCK_TEXT}
-local owner, count, token, mark, holder, deadline, left = read_record(lock, redis.call("GET", lock), string.sub(clock_text, 1, 13))
+${NOW_TEXT}
+local owner, count, token, mark, holder, deadline, left = read_record(lock, redis.call("GET", lock), now)
 if not owner then return {0} end
 return {1, holder, count, token, left, redis.call("HLEN", KEYS[1] .. ":waiters")}
 `,

@@ -78,6 +78,10 @@ end
 export const CLOCK_TEXT = `local now = redis.call("TIME")
 local clock_text = now[1] .. string.rep("0", 6 - #now[2]) .. now[2]`;
 
+/** Lua: locals `clock_text` (`CLOCK_TEXT`) and `now`, the server's time in ms as 13 digits (how lock records keep deadlines). */
+export const NOW_TEXT = `${CLOCK_TEXT}
+local now = string.sub(clock_text, 1, 13)`;
+
 /**
  * Lua condition: the fencing counter's text `last` (false when there is none) is at or past local `token` (decimal
  * text of the clock), compared by length and then as text, so that the next token is `last` + 1 (`next_token`'s rule

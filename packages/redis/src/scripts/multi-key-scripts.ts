@@ -1,5 +1,5 @@
-import { FREE_RECORD_HEAD, RECORD_FUNCTIONS } from "./lock-record.js";
-import { CLOCK_TEXT, counterAtOrPast, HAND_OFF, REENTER, TOKEN_AFTER, TOKEN_BLOCK } from "./lua-functions.js";
+import { FREE_RECORD_HEAD, liveHoldStartingWith, RECORD_FUNCTIONS } from "./lock-record.js";
+import { counterAtOrPast, HAND_OFF, NOW_TEXT, REENTER, TOKEN_AFTER, TOKEN_BLOCK } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
@@ -9,8 +9,7 @@ import { RedisScript } from "./redis-script.js";
 const READ_SET = `local locks = KEYS
 local values = redis.call("MGET", unpack(locks))
 local function tag_of(lock) return string.sub(lock, 1, -6) end
-${CLOCK_TEXT}
-local now = string.sub(clock_text, 1, 13)`;
+${NOW_TEXT}`;
 
 /**
  * Takes or re-enters every key of a set for one owner, or none: KEYS are the keys' records (`READ_SET`), ARGV the owner
@@ -115,7 +114,7 @@ local find, byte, sub = string.find, string.byte, string.sub
 local frees, free_values, left, rest, freed = {}, {}, {}, {}, true
 for i = 1, #KEYS do
   local value = values[i]
-  if not (value and find(value, mine, 15, true) == 15 and byte(value, 1) == 82 and sub(value, 2, 14) > now) then
+  if not ${liveHoldStartingWith("value", "mine", "now")} then
     left[i] = -1
     freed = false
   elseif find(value, last_level, 15, true) == 15 and byte(value, find(value, " ", at, true) + 1) == 45 then
@@ -174,7 +173,7 @@ local last_level = from .. "1 "
 local at = 15 + #last_level
 for i = 1, #KEYS do
   local value = values[i]
-  if not value or string.sub(value, 2, 14) <= now or string.byte(value, 1) ~= 82 or string.sub(value, 15, at - 1) ~= last_level then return -1 end
+  if not ${liveHoldStartingWith("value", "last_level", "now")} then return -1 end
 end
 local clock = tonumber(clock_text)
 local prefix, suffix = "R" .. string.format("%.0f", tonumber(now) + ttl) .. to .. "1 ", " " .. holder

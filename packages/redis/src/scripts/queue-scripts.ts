@@ -1,5 +1,5 @@
-import { FREE_RECORD_HEAD, RECORD_FUNCTIONS } from "./lock-record.js";
-import { CLOCK_TEXT, counterAtOrPast, HAND_OFF, KEEP_QUEUE, PASS_LOCALLY, REENTER, TOKEN_AFTER, TOKEN_BLOCK } from "./lua-functions.js";
+import { FREE_RECORD_HEAD, liveHoldStartingWith, RECORD_FUNCTIONS } from "./lock-record.js";
+import { counterAtOrPast, HAND_OFF, KEEP_QUEUE, NOW_TEXT, PASS_LOCALLY, REENTER, TOKEN_AFTER, TOKEN_BLOCK } from "./lua-functions.js";
 import { RedisScript } from "./redis-script.js";
 
 /**
@@ -14,9 +14,6 @@ local lock = tag .. ":lock"`;
 const LINE_KEYS = `local queue, waiters, channel = tag .. ":queue", tag .. ":waiters", tag .. ":released"`;
 const QUEUE_KEYS = `${LOCK_KEY}
 ${LINE_KEYS}`;
-/** Lua: locals `clock_text` (`CLOCK_TEXT`) and `now`, the server's time in ms as 13 digits. */
-const NOW = `${CLOCK_TEXT}
-local now = string.sub(clock_text, 1, 13)`;
 
 /**
  * Takes, re-enters, claims or queues for a lock. ARGV: owner prefix (`ownerPrefix`: the owner secret's length in bytes,
@@ -34,7 +31,7 @@ export const QUEUED_ACQUIRE_SCRIPT = new RedisScript(
   `${LOCK_KEY}
 local mine, ttl, holder, id = ARGV[1], ARGV[2], ARGV[3], ARGV[4] or ""
 local value = redis.call("GET", lock)
-${NOW}
+${NOW_TEXT}
 if (value and string.sub(value, 1, 14) == "${FREE_RECORD_HEAD}") or (not value and redis.call("EXISTS", tag .. ":queue") == 0) then
   local token, last = clock_text, value and string.sub(value, 15)
   if ${counterAtOrPast("last")} then token = string.format("%.0f", tonumber(last) + 1) end
@@ -103,9 +100,9 @@ for i = 5, #ARGV do
 end
 local value, mine = redis.call("GET", lock), ARGV[1]
 if not value then return -1 end
-${NOW}
+${NOW_TEXT}
 local at = 15 + #mine
-if string.sub(value, 2, 14) <= now or string.sub(value, 15, at - 1) ~= mine or string.byte(value, 1) ~= 82 then return -1 end
+if not ${liveHoldStartingWith("value", "mine", "now")} then return -1 end
 -- The last level (hold count 1) is the common case: checked with one comparison, no number read.
 if string.sub(value, at, at + 1) ~= "1 " then
   local count = string.match(value, "^%d+", at)
@@ -144,7 +141,7 @@ export const LEAVE_QUEUE_SCRIPT = new RedisScript(
 ${QUEUE_KEYS}
 redis.call("HDEL", waiters, ARGV[2])
 redis.call("LREM", queue, 1, ARGV[2])
-${NOW}
+${NOW_TEXT}
 local owner, count, token, mark, holder, deadline = read_record(lock, redis.call("GET", lock), now)
 if owner ~= ARGV[1] or mark ~= "+" .. ARGV[2] then return 0 end
 if count > 1 then
@@ -170,7 +167,7 @@ export const QUEUED_FORCE_RELEASE_SCRIPT = new RedisScript(
 ${QUEUE_KEYS}
 local value = redis.call("GET", lock)
 if value and string.byte(value, 1) ~= 82 then return redis.call("DEL", lock) end
-${NOW}
+${NOW_TEXT}
 local owner, count, token = read_record(lock, value, now)
 if not owner then return 0 end
 local floor = tonumber(token) + ${TOKEN_BLOCK}
