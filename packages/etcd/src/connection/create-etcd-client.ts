@@ -7,8 +7,7 @@ import { perAttemptDeadline } from "./per-attempt-deadline.js";
 /**
  * How long the client stops sending to a member after three failed calls in a row, before it tries that member again.
  * etcd3's default pause, 5 s, outlasts a short session lease: its keep-alives sat out the pause while the cluster was
- * already back, and the holds were lost (a 6 s session whose quorum came back 4.8 s into an outage: lost at 5.9 s; with
- * this pause, renewed at 5.2 s). A member that is really gone costs one failed call per pause.
+ * already back, and the holds were lost. A member that is really gone costs one failed call per pause.
  */
 export const MEMBER_PAUSE_MS = 500;
 
