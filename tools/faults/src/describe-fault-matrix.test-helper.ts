@@ -50,9 +50,13 @@ export function describeFaultMatrix(backends: readonly BackendName[], options: S
           expect(row.faultsInjected).toBe(DEFAULT_ROW_SETTINGS.injections);
           expect(row.recoveryMs).not.toBeNull();
           expect(row.writesAccepted).toBeGreaterThan(0);
-          // The paused holder writes again after a later holder did: the resource itself refuses it.
+          // The paused holder writes again after a later holder did: the resource itself refuses it. Not every stale write:
+          // a holder starved past its deadline on a loaded machine, the key not taken meanwhile, writes harmlessly.
           if (fault === "holder-sigstop")
-            expect({ rejected: row.writesRejected > 0, staleAccepted: row.staleWritesAccepted }).toEqual({ rejected: true, staleAccepted: 0 });
+            expect({ rejected: row.writesRejected > 0, pausedStaleAccepted: row.pausedStaleWritesAccepted }).toEqual({
+              rejected: true,
+              pausedStaleAccepted: 0,
+            });
         });
       }
 

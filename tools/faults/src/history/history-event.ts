@@ -72,9 +72,12 @@ export interface DeadHolderKeysEvent {
   readonly keys: readonly { readonly key: string; readonly freedAt: number | null }[];
 }
 
-/** Injected by the runner. `outage` faults make the backend unavailable to `scope` (a worker, or everyone). */
+/**
+ * Injected by the runner. `outage` faults make the backend unavailable to `scope` (a worker, or everyone). `targetHold` names
+ * the hold a fault was aimed at (the one a pause stopped inside its critical section).
+ */
 export type FaultEvent =
-  | { readonly type: "fault"; readonly at: number; readonly fault: string; readonly outage: boolean; readonly scope: string }
+  | { readonly type: "fault"; readonly at: number; readonly fault: string; readonly outage: boolean; readonly scope: string; readonly targetHold?: string }
   | { readonly type: "fault-end"; readonly at: number; readonly fault: string; readonly outage: boolean; readonly scope: string };
 
 /** Names the lockers of one worker process: `w3`, then `w3/1`, `w3/2`, … (each a loop on the process's one provider). */

@@ -78,7 +78,7 @@ async function heldBetweenSteps(run: RowRun, timeoutMs = 10_000): Promise<Holder
 const holderSigstop: FaultInjector = async (run) => {
   const holder = required(await heldBetweenSteps(run), "no worker's critical section could be held between its steps within 10 s");
   const scope = { outage: false, scope: holder.worker.name };
-  const stoppedAt = markFault(run, "holder-sigstop", "fault", scope);
+  const stoppedAt = markFault(run, "holder-sigstop", "fault", { ...scope, targetHold: holder.hold });
   holder.worker.pause();
   const overtook = await run.log.next(overtaken(run, holder), run.fixture.ttlMs * 3 + run.settings.livenessBoundMs);
   // Nobody got past it: stopped inside a write to a SQLite file, it keeps the file's write lock, and every other write

@@ -44,6 +44,12 @@ export interface RowResult {
   readonly staleWrites: number;
   /** Stale writes the resource accepted: fencing allows one only while no later holder has written. */
   readonly staleWritesAccepted: number;
+  /**
+   * Stale writes the resource accepted from the holds a fault paused (holder-sigstop): 0 when each was overtaken before
+   * it went on. A stale write of another hold (its process starved past its deadline, nobody took the key meanwhile) is
+   * harmless and can happen on a loaded machine.
+   */
+  readonly pausedStaleWritesAccepted: number;
   readonly violations: readonly Violation[];
   /**
    * Overlaps on a backend that leaves them to fencing (`BackendFixture.fencedOverlaps`), in a row where fencing held:

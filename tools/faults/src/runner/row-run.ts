@@ -34,7 +34,13 @@ export interface RowRun {
 }
 
 /** Records a fault (or its end) in the history, as of `at` (now unless given). */
-export function markFault(run: RowRun, fault: string, phase: "fault" | "fault-end", options: { outage: boolean; scope: string }, at = machineNow()): number {
+export function markFault(
+  run: RowRun,
+  fault: string,
+  phase: "fault" | "fault-end",
+  options: { outage: boolean; scope: string; targetHold?: string },
+  at = machineNow(),
+): number {
   run.log.add({ type: phase, at, fault, ...options });
   return at;
 }

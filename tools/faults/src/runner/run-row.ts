@@ -100,6 +100,7 @@ function summarise(
   const faults = events.filter((event) => event.type === "fault" && event.fault === fault);
   const writes = events.flatMap((event) => (event.type === "write" ? [event] : []));
   const stale = writes.filter((w) => w.at > w.validUntil);
+  const paused = new Set(faults.flatMap((f) => (f.type === "fault" && f.targetHold !== undefined ? [f.targetHold] : [])));
   const recoveries = faults.map((f) => (acquired.find((event) => event.at > f.at)?.at ?? Number.NaN) - f.at);
   return {
     backend: fixture.backend,
@@ -113,6 +114,7 @@ function summarise(
     writesFailed: writes.filter((w) => w.failure !== undefined).length,
     staleWrites: stale.length,
     staleWritesAccepted: stale.filter((w) => w.accepted).length,
+    pausedStaleWritesAccepted: stale.filter((w) => w.accepted && paused.has(w.hold)).length,
     recoveryMs: recoveries.length === 0 || recoveries.some(Number.isNaN) ? null : Math.max(...recoveries),
     durationMs: machineNow() - startedAt,
     workerFailures: run.workers.flatMap((w) => (w.failure === undefined ? [] : [`${w.name}: ${w.failure}`])),
