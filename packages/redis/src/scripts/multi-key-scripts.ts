@@ -117,17 +117,20 @@ for i = 1, #KEYS do
   if not ${liveHoldStartingWith("value", "mine", "now")} then
     left[i] = -1
     freed = false
-  elseif find(value, last_level, 15, true) == 15 and byte(value, find(value, " ", at, true) + 1) == 45 then
-    local token = sub(value, at, find(value, " ", at, true) - 1)
-    local free = free_values[token]
-    if not free then
-      free = "${FREE_RECORD_HEAD}" .. token
-      free_values[token] = free
-    end
-    frees[#frees + 1], frees[#frees + 2] = locks[i], free
-    left[i] = 0
   else
-    rest[#rest + 1] = i
+    local space = find(value, last_level, 15, true) == 15 and find(value, " ", at, true)
+    if space and byte(value, space + 1) == 45 then
+      local token = sub(value, at, space - 1)
+      local free = free_values[token]
+      if not free then
+        free = "${FREE_RECORD_HEAD}" .. token
+        free_values[token] = free
+      end
+      frees[#frees + 1], frees[#frees + 2] = locks[i], free
+      left[i] = 0
+    else
+      rest[#rest + 1] = i
+    end
   end
 end
 if #frees > 0 then redis.call("MSET", unpack(frees)) end
