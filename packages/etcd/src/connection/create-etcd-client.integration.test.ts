@@ -1,14 +1,9 @@
 import { LockError, LockErrorCode } from "@distlock/core";
 import { monotonicNow } from "@distlock/core/internal";
-import { startEtcd } from "@distlock/test-servers";
+import { pollFor, startEtcd } from "@distlock/test-servers";
 import { describe, expect, it } from "vitest";
 import { EtcdLockProvider } from "../etcd-lock-provider.js";
 import { MEMBER_PAUSE_MS } from "./create-etcd-client.js";
-
-/** Resolves after `ms`: the pause between two probes of a condition. */
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 describe("the etcd client a provider creates", () => {
   it("calls a member again once its pause after three failures in a row is over, so a short outage does not outlast a short lease", async () => {
@@ -28,11 +23,11 @@ describe("the etcd client a provider creates", () => {
       const failedAt = monotonicNow();
       await server.start();
       const backAt = monotonicNow();
-      let servedAt = Number.POSITIVE_INFINITY;
-      while (servedAt === Number.POSITIVE_INFINITY && monotonicNow() - backAt < 10_000) {
-        if ((await provider.inspect("probe").catch(() => "refused")) === null) servedAt = monotonicNow();
-        else await pause(20);
-      }
+      const servedAt = await pollFor(
+        async () => ((await provider.inspect("probe").catch(() => "refused")) === null ? monotonicNow() : undefined),
+        10_000,
+        "the provider was not served within 10 s of the member's restart",
+      );
       // Served once the member is back and the pause is over (etcd3's own pause refused every call for 5 s).
       expect(servedAt - Math.max(backAt, failedAt + MEMBER_PAUSE_MS)).toBeLessThan(2_500);
     } finally {
