@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { abortByDeadline } from "@distlock/conformance";
 import { LockError, LockErrorCode, type QuorumNotReachedError } from "@distlock/core";
-import { startRedisGroup } from "@distlock/test-servers";
+import { startRedisGroup, startTcpProxy } from "@distlock/test-servers";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RedlockLockProviderOptions } from "./options/redlock-lock-provider-options.js";
 import { RedlockLockProvider } from "./redlock-lock-provider.js";
@@ -127,6 +127,44 @@ describe("awaitEveryVote", () => {
     await (await patientLock).release();
     await lock.release();
     for (const server of group.servers) await expect.poll(() => server.command("EXISTS", lockKeyOnServer(key))).toBe(0);
+  });
+
+  it("an owner whose calls reach 2 of 5 nodes late while 2 granting nodes drop its copy: by default it is refused once they answer; with false it already holds a lock a rival takes too", async () => {
+    const late = await Promise.all(group.servers.slice(3).map((server) => startTcpProxy(server.port)));
+    try {
+      const url = `redlock://${[...group.servers.slice(0, 3), ...late].map((node) => `${node.host}:${node.port}`).join(",")}`;
+      const [patient, deciding, rival] = [
+        await provider({ url, nodeTimeoutMs: 30_000 }),
+        await provider({ url, nodeTimeoutMs: 30_000, awaitEveryVote: false }),
+        await provider(),
+      ];
+      for (const proxy of late) proxy.blackhole();
+      const [patientKey, decidingKey] = [`late-patient:${randomUUID()}`, `late-deciding:${randomUUID()}`];
+      let patientSettled = false;
+      const patientAttempt = patient.tryAcquire(patientKey, { ttlMs: 600_000 }).finally(() => {
+        patientSettled = true;
+      });
+      const decided = await deciding.tryAcquire(decidingKey, { ttlMs: 600_000 });
+      expect(decided).not.toBeNull();
+      for (const key of [patientKey, decidingKey]) {
+        for (const server of group.servers.slice(0, 3)) await expect.poll(() => server.command("EXISTS", lockKeyOnServer(key))).toBe(1);
+        for (const server of group.servers.slice(0, 2)) expect(await server.command("DEL", lockKeyOnServer(key))).toBe(1);
+      }
+      const [rivalOfPatient, rivalOfDeciding] = [await rival.tryAcquire(patientKey), await rival.tryAcquire(decidingKey)];
+      expect(rivalOfDeciding).not.toBeNull();
+      expect(decided?.signal.aborted).toBe(false);
+      expect(rivalOfPatient).not.toBeNull();
+      expect(patientSettled).toBe(false);
+      for (const proxy of late) proxy.restore();
+      expect(await patientAttempt).toBeNull();
+      await expect.poll(() => group.servers[2]?.command("EXISTS", lockKeyOnServer(patientKey))).toBe(0);
+      expect((await rival.inspect(patientKey))?.holder).toBe(rivalOfPatient?.holder);
+      const renewal = await decided?.renew().catch((e: unknown) => e);
+      expect(LockError.is(renewal, LockErrorCode.LockLost), String(renewal)).toBe(true);
+      expect(decided?.signal.aborted).toBe(true);
+    } finally {
+      await Promise.all(late.map((proxy) => proxy.close()));
+    }
   });
 });
 
